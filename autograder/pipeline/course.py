@@ -1,0 +1,90 @@
+"""Where the course's folders are, and how nbgrader is called on them."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class Course:
+    """The folders of one course checkout, following nbgrader's layout.
+
+    Attributes:
+        root: The course root (holds ``nbgrader_config.py``).
+    """
+
+    root: Path = ROOT
+
+    @property
+    def source(self) -> Path:
+        return self.root / "notebooks"
+
+    @property
+    def release(self) -> Path:
+        return self.root / "release"
+
+    @property
+    def submitted(self) -> Path:
+        return self.root / "submitted"
+
+    @property
+    def autograded(self) -> Path:
+        return self.root / "autograded"
+
+    @property
+    def build(self) -> Path:
+        return self.root / "_build"
+
+    def chapters(self) -> list[str]:
+        """Chapter names: each folder of notebooks/ holding ``<name>/<name>.ipynb``."""
+        return sorted(p.parent.name for p in self.source.glob("*/*.ipynb") if p.stem == p.parent.name)
+
+    def source_notebook(self, chapter: str) -> Path:
+        return self.source / chapter / f"{chapter}.ipynb"
+
+    def release_notebook(self, chapter: str) -> Path:
+        return self.release / chapter / f"{chapter}.ipynb"
+
+    def nbgrader(self, *args: str, db: str | None = None, check: bool = True) -> subprocess.CompletedProcess:
+        """Run one nbgrader command in the course root (the real nbgrader, as instructors run it)."""
+        command = [sys.executable, "-m", "nbgrader", *args]
+        if db is not None:
+            command += ["--db", db]
+        result = subprocess.run(
+            command, cwd=self.root, capture_output=True, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+        )
+        if check and result.returncode != 0:
+            raise RuntimeError(f"nbgrader {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")
+        return result
+
+
+def read_notebook(path: Path) -> nbformat.NotebookNode:
+    """Read a notebook, with a clear error for a file that is not one."""
+    try:
+        return nbformat.read(path, as_version=4)
+    except (json.JSONDecodeError, nbformat.reader.NotJSONError, KeyError, UnicodeDecodeError) as err:
+        raise ValueError(f"{path}: not a readable notebook ({err})") from err
+
+
+def nbgrader_meta(cell: nbformat.NotebookNode) -> dict:
+    """The cell's nbgrader metadata, or an empty dict."""
+    return cell.get("metadata", {}).get("nbgrader") or {}
+
+
+def is_test_cell(cell: nbformat.NotebookNode) -> bool:
+    """A locked, graded, non-answer code cell: what nbgrader calls an autograder test cell."""
+    meta = nbgrader_meta(cell)
+    return cell.cell_type == "code" and bool(meta.get("grade")) and not meta.get("solution")
+
+
+def is_answer_cell(cell: nbformat.NotebookNode) -> bool:
+    return bool(nbgrader_meta(cell).get("solution"))

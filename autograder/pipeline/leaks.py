@@ -1,0 +1,54 @@
+"""Find solution code or hidden tests where learners could read them."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder.pipeline.course import read_notebook
+
+REGIONS = (("BEGIN SOLUTION", "END SOLUTION"), ("BEGIN HIDDEN TESTS", "END HIDDEN TESTS"))
+MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS", "hidden=True")
+READABLE_SUFFIXES = {".html", ".js", ".json", ".txt", ".ipynb", ".md", ".py"}
+
+
+@dataclass(frozen=True)
+class Leak:
+    """A secret line found in a published file."""
+
+    path: Path
+    line: str
+
+
+def secret_lines(source: Path, student_edition: Path, min_length: int = 8) -> set[str]:
+    """Lines of solution and hidden-test regions that the student edition does not contain.
+
+    Lines the student edition shows anyway (a template in the instructions, say) are not secret.
+    """
+    public = set()
+    for cell in read_notebook(student_edition).cells:
+        public.update(line.strip() for line in cell.source.splitlines())
+    secrets = set()
+    for cell in read_notebook(source).cells:
+        inside = False
+        for line in cell.source.splitlines():
+            if any(begin in line for begin, _ in REGIONS):
+                inside = True
+            elif any(end in line for _, end in REGIONS):
+                inside = False
+            elif inside and len(line.strip()) >= min_length and line.strip() not in public:
+                secrets.add(line.strip())
+    return secrets
+
+
+def find_leaks(published: Path, secrets: set[str]) -> list[Leak]:
+    """Every published text file that shows a secret line or a solution/hidden-test marker."""
+    leaks = []
+    needles = set(secrets) | set(MARKERS)
+    for path in sorted(published.rglob("*")):
+        if not path.is_file() or path.suffix not in READABLE_SUFFIXES:
+            continue
+        text = html.unescape(path.read_text(errors="replace"))
+        leaks += [Leak(path, needle) for needle in sorted(needles) if needle in text]
+    return leaks

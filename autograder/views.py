@@ -1,0 +1,394 @@
+"""Chapter 1, "Views, strides and storage": the cases that grade its exercises.
+
+Expected values are never typed in: each is computed here from torch itself (strides read
+off real tensors, view-or-copy decided by comparing storages, view legality by trying the
+view in trusted code), so a torch release that changes a behaviour changes the key with it.
+
+Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from autograder.checks import Case, Diagnosis, exercise, require_dict
+
+CHAPTER = "views"
+
+
+def base() -> torch.Tensor:
+    """The chapter's running example: ``torch.arange(32.).view(4, 8)``."""
+    return torch.arange(32.0).view(4, 8)
+
+
+def same_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Trusted reference: do two tensors use one storage (whatever their offsets)?"""
+    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+
+
+# --------------------------------------------------------------------------- views-strides
+STRIDE_EXPRESSIONS = {
+    "contiguous": ("t", lambda t: t),
+    "transpose": ("t.T", lambda t: t.T),
+    "every_other_column": ("t[:, ::2]", lambda t: t[:, ::2]),
+    "row_block": ("t[1:3]", lambda t: t[1:3]),
+    "expanded": ("t.unsqueeze(0).expand(3, 4, 8)", lambda t: t.unsqueeze(0).expand(3, 4, 8)),
+}
+
+
+def _is_shape(found: object, inputs: tuple) -> bool:
+    (key,) = inputs
+    return type(found) is tuple and found == tuple(STRIDE_EXPRESSIONS[key][1](base()).shape)
+
+
+def _is_fresh_strides(found: object, inputs: tuple) -> bool:
+    """The strides a freshly allocated tensor of the same shape would have."""
+    (key,) = inputs
+    fresh = STRIDE_EXPRESSIONS[key][1](base()).contiguous()
+    return type(found) is tuple and found == fresh.stride()
+
+
+STRIDE_MISCONCEPTIONS = {
+    "contiguous": "row-major: moving one row skips a whole row of 8 slots, moving one column skips 1.",
+    "transpose": (
+        "transposing does not move data: it swaps the strides, so t.T reads the same buffer "
+        "with strides (1, 8); (4, 1) are the strides of a copy such as t.T.contiguous()."
+    ),
+    "every_other_column": (
+        "a slice with step k multiplies that dimension's stride by k; it does not compact the data "
+        "into new memory."
+    ),
+    "row_block": (
+        "a slice of whole rows keeps the strides and only moves the storage offset (to 8 here)."
+    ),
+    "expanded": (
+        "expand() copies nothing: the new dimension has stride 0, so all 3 copies read the same 32 slots."
+    ),
+}
+
+strides_exercise = exercise(
+    "views-strides", "STRIDES", require=require_dict("STRIDES", list(STRIDE_EXPRESSIONS))
+)
+for _key, (_text, _make) in STRIDE_EXPRESSIONS.items():
+    strides_exercise.cases.append(
+        Case(
+            exercise="views-strides",
+            name=_key,
+            answer="STRIDES",
+            probe=f"STRIDES[{_key!r}] for {_text}",
+            inputs=lambda k=_key: (k,),
+            expect=lambda k, make=_make: make(base()).stride(),
+            returns="int-tuple",
+            otherwise=STRIDE_MISCONCEPTIONS[_key],
+            diagnoses=(
+                Diagnosis(_is_shape, "that is the shape; the stride is how many storage slots one step "
+                          "along each dimension skips."),
+                Diagnosis(_is_fresh_strides, STRIDE_MISCONCEPTIONS[_key]),
+            ),
+            entry=True,
+            hidden=_key in ("row_block", "expanded"),
+        )
+    )
+
+# --------------------------------------------------------------------------- views-classify
+# Each operation is tried on a contiguous and on a non-contiguous source; it is a "view" when
+# every result shares storage with its source, a "copy" when none does, else "ambiguous".
+CLASSIFY_PROBES = {
+    "transpose": lambda t: t.transpose(0, 1),
+    "basic_slice": lambda t: t[1:, ::2],
+    "advanced_index": lambda t: t[[0, 1]],
+    "boolean_mask": lambda t: t[t >= 0],
+    "view": lambda t: t.view(-1) if t.is_contiguous() else t.view(t.shape[0], t.shape[1]),
+    "reshape": lambda t: t.reshape(-1),
+    "contiguous": lambda t: t.contiguous(),
+    "expand": lambda t: t.unsqueeze(0).expand(2, *t.shape),
+    "clone": lambda t: t.clone(),
+    "detach": lambda t: t.detach(),
+}
+CLASSIFY_VALUES = ("view", "copy", "ambiguous")
+
+
+def classify_by_probe(key: str) -> str:
+    """Run one operation on a contiguous and a transposed source and compare storages."""
+    sources = (base(), base().T)
+    shared = [same_storage(src, CLASSIFY_PROBES[key](src)) for src in sources]
+    return "view" if all(shared) else "copy" if not any(shared) else "ambiguous"
+
+
+CLASSIFY_MISCONCEPTIONS = {
+    "transpose": "transpose only swaps two strides; the data stays where it is, so it is a view.",
+    "basic_slice": "slicing with ints and start:stop:step changes shape, stride and offset only: a view.",
+    "advanced_index": (
+        "indexing with a list or tensor of indices (advanced indexing) gathers the elements into new "
+        "memory: it is a copy; only ints and slices give views."
+    ),
+    "boolean_mask": (
+        "a boolean mask selects an arbitrary set of elements that no single stride can describe: "
+        "the result is a copy."
+    ),
+    "view": "view() never copies: it reinterprets the same memory or raises an error.",
+    "reshape": (
+        "reshape returns a view when the strides allow it and silently copies otherwise "
+        "(t.T.reshape(-1) copies): which one you get depends on the layout, so it is ambiguous."
+    ),
+    "contiguous": (
+        "contiguous() returns the tensor itself when it is already contiguous and copies only when it "
+        "is not: it is ambiguous."
+    ),
+    "expand": "expand() sets stride 0 on the expanded dimension; nothing is copied: a view.",
+    "clone": "clone() always allocates new memory and copies into it.",
+    "detach": "detach() shares storage with its source: it is a view, not a copy.",
+}
+
+
+def _not_a_class(found: object, _inputs: tuple) -> bool:
+    return found not in CLASSIFY_VALUES
+
+
+classify_exercise = exercise(
+    "views-classify", "CLASSIFY", require=require_dict("CLASSIFY", list(CLASSIFY_PROBES))
+)
+for _key in CLASSIFY_PROBES:
+    classify_exercise.cases.append(
+        Case(
+            exercise="views-classify",
+            name=_key,
+            answer="CLASSIFY",
+            probe=f"CLASSIFY[{_key!r}]",
+            inputs=lambda k=_key: (k,),
+            expect=classify_by_probe,
+            returns="str",
+            otherwise=CLASSIFY_MISCONCEPTIONS[_key],
+            diagnoses=(
+                Diagnosis(_not_a_class, 'each value must be one of "view", "copy" or "ambiguous".'),
+            ),
+            entry=True,
+            hidden=_key in ("boolean_mask", "contiguous", "clone", "expand"),
+        )
+    )
+
+
+# --------------------------------------------------------------------------- views-shares-storage
+def _pair_offset_view() -> tuple:
+    t = base()
+    return t, t[1:]
+
+
+def _pair_siblings() -> tuple:
+    t = base()
+    return t[0], t[2]
+
+
+def _pair_detach() -> tuple:
+    t = base().requires_grad_()
+    return t, t.detach()
+
+
+def _pair_clone() -> tuple:
+    t = base()
+    return t, t.clone()
+
+
+def _pair_equal_values() -> tuple:
+    return torch.ones(3), torch.ones(3)
+
+
+def _pair_numpy_round_trip() -> tuple:
+    t = base()
+    return t, torch.from_numpy(t.numpy())
+
+
+def _pair_numpy_copy() -> tuple:
+    array = np.arange(6.0)
+    return torch.from_numpy(array), torch.tensor(array)
+
+
+def _pair_transpose() -> tuple:
+    t = base()
+    return t, t.T
+
+
+def _pair_advanced_index() -> tuple:
+    t = base()
+    return t, t[[0, 1, 2, 3]]
+
+
+def _pair_contiguous_copy() -> tuple:
+    t = base()
+    return t.T, t.T.contiguous()
+
+
+def _pair_self() -> tuple:
+    t = base()
+    return t, t
+
+
+def _pair_strided_tail() -> tuple:
+    t = base()
+    return t[:, 1::2], t[3:, 5]
+
+
+SHARES_STORAGE_CASES = [
+    ("offset-view", "shares_storage(t, t[1:])", _pair_offset_view, False,
+     "data_ptr() is the address of a tensor's first element, not of its storage: a view that starts "
+     "further in (t[1:]) has another data_ptr() yet the same storage. Compare "
+     "untyped_storage().data_ptr()."),
+    ("siblings", "shares_storage(t[0], t[2])", _pair_siblings, False,
+     "two views of one tensor share its storage even though neither is the other's _base, and their "
+     "first elements are at different addresses."),
+    ("detach", "shares_storage(t, t.detach())", _pair_detach, False,
+     "detach() shares storage with its source: it is a view, not a copy (even though its _base is "
+     "None)."),
+    ("clone", "shares_storage(t, t.clone())", _pair_clone, False,
+     "equal values do not mean shared memory: clone() copies into a new storage."),
+    ("equal-values", "shares_storage(torch.ones(3), torch.ones(3))", _pair_equal_values, False,
+     "equal values do not mean shared memory: two separate allocations never share storage."),
+    ("numpy-round-trip", "shares_storage(t, torch.from_numpy(t.numpy()))", _pair_numpy_round_trip,
+     False,
+     "t.numpy() and torch.from_numpy() share memory with their source; the round trip is a second "
+     "tensor over the same storage, not a copy."),
+    ("transpose", "shares_storage(t, t.T)", _pair_transpose, False,
+     "a transpose is a view: same storage, other strides."),
+    ("advanced-index", "shares_storage(t, t[[0, 1, 2, 3]])", _pair_advanced_index, True,
+     "indexing with a list gathers into new memory even when it selects every row: a copy."),
+    ("numpy-copy", "shares_storage(torch.from_numpy(a), torch.tensor(a))", _pair_numpy_copy, True,
+     "torch.tensor(ndarray) always copies; only from_numpy/as_tensor share the array's memory."),
+    ("contiguous-copy", "shares_storage(t.T, t.T.contiguous())", _pair_contiguous_copy, True,
+     "contiguous() on a non-contiguous tensor copies into new memory."),
+    ("self", "shares_storage(t, t)", _pair_self, True,
+     "a tensor shares storage with itself."),
+    ("strided-views", "shares_storage(t[:, 1::2], t[3:, 5])", _pair_strided_tail, True,
+     "views with different offsets and strides still share one storage; a different data_ptr() "
+     "proves nothing."),
+]
+
+shares_exercise = exercise("views-shares-storage", "shares_storage")
+for _name, _probe, _recipe, _hidden, _message in SHARES_STORAGE_CASES:
+    shares_exercise.cases.append(
+        Case(
+            exercise="views-shares-storage",
+            name=_name,
+            answer="shares_storage",
+            probe=_probe,
+            inputs=_recipe,
+            expect=same_storage,
+            returns="bool",
+            otherwise=_message,
+            hidden=_hidden,
+        )
+    )
+
+
+# --------------------------------------------------------------------------- views-can-view
+def view_succeeds(t: torch.Tensor, shape: tuple[int, ...]) -> bool:
+    """Trusted reference: does ``t.view(shape)`` succeed? Tries it."""
+    try:
+        t.view(shape)
+    except RuntimeError:
+        return False
+    return True
+
+
+SPLIT_MERGE = (
+    "view needs adjacency only inside each group of dimensions it merges: splitting one dimension, "
+    "or merging dimensions that sit next to each other in memory, works on a non-contiguous tensor "
+    "too; is_contiguous() is not the test."
+)
+NOT_ADJACENT = (
+    "view can merge two dimensions only when one step along the outer one equals a whole run of the "
+    "inner one in memory (stride[i] == stride[i+1] * size[i+1]); otherwise it must raise."
+)
+NUMEL = "view keeps the number of elements: the new shape must hold exactly t.numel() elements (-1 is inferred)."
+SIZE_ONE = "dimensions of size 1 can sit anywhere and have any stride: they never block a view."
+
+CAN_VIEW_CASES = [
+    ("contiguous-merge", "can_view(t, (32,))", lambda: (base(), (32,)), False, NOT_ADJACENT),
+    ("contiguous-split", "can_view(t, (2, 16))", lambda: (base(), (2, 16)), False, NOT_ADJACENT),
+    ("transpose-merge", "can_view(t.T, (32,))", lambda: (base().T, (32,)), False, NOT_ADJACENT),
+    ("transpose-split", "can_view(t.T, (2, 4, 4))", lambda: (base().T, (2, 4, 4)), False, SPLIT_MERGE),
+    ("narrow-split", "can_view(t[:, :4], (4, 2, 2))", lambda: (base()[:, :4], (4, 2, 2)), False,
+     SPLIT_MERGE),
+    ("narrow-merge", "can_view(t[:, :4], (16,))", lambda: (base()[:, :4], (16,)), False, NOT_ADJACENT),
+    ("wrong-numel", "can_view(t, (3, 11))", lambda: (base(), (3, 11)), False, NUMEL),
+    ("infer", "can_view(t, (-1, 4))", lambda: (base(), (-1, 4)), False, NUMEL),
+    ("expanded-split", "can_view(torch.arange(4.).expand(3, 4), (3, 2, 2))",
+     lambda: (torch.arange(4.0).expand(3, 4), (3, 2, 2)), True, SPLIT_MERGE),
+    ("expanded-merge", "can_view(torch.arange(4.).expand(3, 4), (12,))",
+     lambda: (torch.arange(4.0).expand(3, 4), (12,)), True, NOT_ADJACENT),
+    ("expanded-3d", "can_view(t.unsqueeze(0).expand(3, 4, 8), (3, 32))",
+     lambda: (base().unsqueeze(0).expand(3, 4, 8), (3, 32)), True, SPLIT_MERGE),
+    ("size-one", "can_view(t.T[:, :1], (8,))", lambda: (base().T[:, :1], (8,)), True, SIZE_ONE),
+    ("step-rows-split", "can_view(t[::2], (2, 2, 4))", lambda: (base()[::2], (2, 2, 4)), True,
+     SPLIT_MERGE),
+    ("step-rows-merge", "can_view(t[::2], (16,))", lambda: (base()[::2], (16,)), True, NOT_ADJACENT),
+    ("step-columns", "can_view(t[:, ::2], (2, 2, 4))", lambda: (base()[:, ::2], (2, 2, 4)), True,
+     SPLIT_MERGE),
+    ("step-columns-merge", "can_view(t[:, ::2], (16,))", lambda: (base()[:, ::2], (16,)), True,
+     SPLIT_MERGE),
+    ("infer-transpose", "can_view(t.T, (-1,))", lambda: (base().T, (-1,)), True, NOT_ADJACENT),
+    ("two-infers", "can_view(t, (-1, -1))", lambda: (base(), (-1, -1)), True, NUMEL),
+]
+
+can_view_exercise = exercise("views-can-view", "can_view")
+for _name, _probe, _recipe, _hidden, _message in CAN_VIEW_CASES:
+    can_view_exercise.cases.append(
+        Case(
+            exercise="views-can-view",
+            name=_name,
+            answer="can_view",
+            probe=_probe,
+            inputs=_recipe,
+            expect=view_succeeds,
+            returns="bool",
+            otherwise=_message,
+            hidden=_hidden,
+            forbid=("view", "reshape", "view_as", "flatten", "unflatten", "contiguous"),
+        )
+    )
+
+
+# --------------------------------------------------------------------------- views-selftest
+def _selftest_expectations() -> dict[str, tuple[str, str, object, str]]:
+    """Question key -> (question, result kind, expected value, misconception)."""
+    t = torch.zeros(3, 5)
+    ex = torch.zeros(4).expand(3, 4)
+    running = base()
+    return {
+        "q1": ("t = torch.zeros(3, 5): what is t.T.stride()?", "int-tuple", t.T.stride(),
+               "transpose swaps the strides (5, 1) into (1, 5); no data moves."),
+        "q2": ("b = torch.arange(32.).view(4, 8)[1:]: what is b.storage_offset()?", "int",
+               torch.arange(32.0).view(4, 8)[1:].storage_offset(),
+               "slicing off the first row moves the offset by one row, i.e. by stride[0] = 8 slots."),
+        "q3": ("Does torch.arange(32.).view(4, 8).T.contiguous() share storage with its source?", "bool",
+               same_storage(running, running.T.contiguous()),
+               "contiguous() on a non-contiguous tensor copies; it shares nothing with its source."),
+        "q4": ("How many storage slots does torch.zeros(4).expand(3, 4) read?", "int",
+               ex.untyped_storage().nbytes() // ex.element_size(),
+               "expand() reads the same 4 slots three times: stride 0 copies nothing."),
+        "q5": ("Can t.view(...) ever return a copy?", "bool",
+               not same_storage(running, running.view(-1)),
+               "view() never copies: it either shares the memory or raises."),
+    }
+
+
+SELFTEST_QUESTIONS = {key: q[0] for key, q in _selftest_expectations().items()}
+
+selftest_exercise = exercise(
+    "views-selftest", "SELFTEST", require=require_dict("SELFTEST", list(SELFTEST_QUESTIONS))
+)
+for _key, (_question, _kind, _value, _message) in _selftest_expectations().items():
+    selftest_exercise.cases.append(
+        Case(
+            exercise="views-selftest",
+            name=_key,
+            answer="SELFTEST",
+            probe=f"SELFTEST[{_key!r}] ({_question})",
+            inputs=lambda k=_key: (k,),
+            expect=lambda k: _selftest_expectations()[k][2],
+            returns=_kind,
+            otherwise=_message,
+            entry=True,
+            hidden=_key in ("q4", "q5"),
+        )
+    )

@@ -1,0 +1,23 @@
+"""nbgrader configuration for Autograd State.
+
+The instructor sources live in ``notebooks/<chapter>/<chapter>.ipynb`` (nbgrader's "source"
+folder is ``notebooks``); every other folder is nbgrader's default, relative to this file.
+"""
+
+from pathlib import Path
+
+c = get_config()  # noqa: F821 - provided by nbgrader when it loads this file
+
+c.CourseDirectory.root = str(Path(__file__).resolve().parent)
+c.CourseDirectory.course_id = "autograd-state"
+c.CourseDirectory.source_directory = "notebooks"
+
+# Learner feedback must never show hidden tests (nbgrader's default feedback does).
+c.GenerateFeedback.preprocessors = [
+    "nbgrader.preprocessors.GetGrades",
+    "nbgrader.preprocessors.ClearHiddenTests",
+    "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
+]
+
+# A chapter executes in well under a minute; a submission that hangs is stopped.
+c.Execute.timeout = 120

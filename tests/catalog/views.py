@@ -1,0 +1,162 @@
+"""Answers learners write for Chapter 1, right and wrong, as answer-cell sources.
+
+Each wrong answer names the misconception message its test cells must report. The grader tests
+put these into real submissions and grade them with nbgrader.
+"""
+
+from autograder.views import (
+    CLASSIFY_MISCONCEPTIONS,
+    NOT_ADJACENT,
+    NUMEL,
+    SHARES_STORAGE_CASES,
+    SPLIT_MERGE,
+    STRIDE_MISCONCEPTIONS,
+)
+
+SHARES_MESSAGES = {name: message for name, _probe, _recipe, _hidden, message in SHARES_STORAGE_CASES}
+
+CAN_VIEW_REFERENCE_FREE = '''
+import math
+
+
+def can_view(t, shape):
+    shape = list(shape)
+    if shape.count(-1) > 1:
+        return False
+    if -1 in shape:
+        rest = math.prod(s for s in shape if s != -1)
+        if rest == 0 or t.numel() % rest:
+            return False
+        shape[shape.index(-1)] = t.numel() // rest
+    if math.prod(shape) != t.numel():
+        return False
+    # Runs of old dims that are adjacent in memory, innermost first; size-1 dims never break one.
+    runs, current = [], 1
+    dims = [(n, s) for n, s in zip(t.shape, t.stride()) if n != 1]
+    for i in range(len(dims) - 1, -1, -1):
+        current *= dims[i][0]
+        if i == 0 or dims[i - 1][1] != dims[i][0] * dims[i][1]:
+            runs.append(current)
+            current = 1
+    sizes = [n for n in shape if n != 1]
+    for run in runs:
+        product = 1
+        while product < run and sizes:
+            product *= sizes.pop()
+        if product != run:
+            return False
+    return not sizes
+'''
+
+RIGHT = {
+    "views-strides": [
+        ("literal", 'STRIDES = {"contiguous": (8, 1), "transpose": (1, 8), "every_other_column": (8, 2), '
+                    '"row_block": (8, 1), "expanded": (0, 8, 1)}'),
+        ("computed", 't = torch.arange(32.).view(4, 8)\n'
+                     'STRIDES = {"contiguous": t.stride(), "transpose": t.T.stride(), '
+                     '"every_other_column": t[:, ::2].stride(), "row_block": t[1:3].stride(), '
+                     '"expanded": t.unsqueeze(0).expand(3, 4, 8).stride()}'),
+    ],
+    "views-classify": [
+        ("literal", 'CLASSIFY = {"transpose": "view", "basic_slice": "view", "advanced_index": "copy", '
+                    '"boolean_mask": "copy", "view": "view", "reshape": "ambiguous", "contiguous": "ambiguous", '
+                    '"expand": "view", "clone": "copy", "detach": "view"}'),
+        ("grouped", 'CLASSIFY = dict.fromkeys(["transpose", "basic_slice", "view", "expand", "detach"], "view")\n'
+                    'CLASSIFY.update(dict.fromkeys(["advanced_index", "boolean_mask", "clone"], "copy"))\n'
+                    'CLASSIFY.update(reshape="ambiguous", contiguous="ambiguous")'),
+    ],
+    "views-shares-storage": [
+        ("storage-pointer", "def shares_storage(a, b):\n"
+                            "    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()"),
+        ("untyped-storage-eq", "def shares_storage(a, b):\n"
+                               "    sa, sb = a.untyped_storage(), b.untyped_storage()\n"
+                               "    return bool(sa.data_ptr() == sb.data_ptr() and sa.nbytes() == sb.nbytes())"),
+    ],
+    "views-can-view": [
+        ("run-grouping", CAN_VIEW_REFERENCE_FREE),
+    ],
+    "views-selftest": [
+        ("literal", 'SELFTEST = {"q1": (1, 5), "q2": 8, "q3": False, "q4": 4, "q5": False}'),
+        ("computed", 'SELFTEST = {"q1": torch.zeros(3, 5).T.stride(), '
+                     '"q2": torch.arange(32.).view(4, 8)[1:].storage_offset(), "q3": False, "q4": 4, "q5": False}'),
+    ],
+}
+
+# (label, answer source, message the grade must contain)
+WRONG = {
+    "views-strides": [
+        ("transpose-as-fresh-tensor",
+         'STRIDES = {"contiguous": (8, 1), "transpose": (4, 1), "every_other_column": (8, 2), '
+         '"row_block": (8, 1), "expanded": (0, 8, 1)}', STRIDE_MISCONCEPTIONS["transpose"]),
+        ("step-compacts",
+         'STRIDES = {"contiguous": (8, 1), "transpose": (1, 8), "every_other_column": (4, 1), '
+         '"row_block": (8, 1), "expanded": (0, 8, 1)}', STRIDE_MISCONCEPTIONS["every_other_column"]),
+        ("expand-copies",
+         'STRIDES = {"contiguous": (8, 1), "transpose": (1, 8), "every_other_column": (8, 2), '
+         '"row_block": (8, 1), "expanded": (32, 8, 1)}', STRIDE_MISCONCEPTIONS["expanded"]),
+        ("shape-for-stride",
+         'STRIDES = {"contiguous": (4, 8), "transpose": (8, 4), "every_other_column": (4, 4), '
+         '"row_block": (2, 8), "expanded": (3, 4, 8)}', "that is the shape"),
+        ("lists",
+         'STRIDES = {"contiguous": [8, 1], "transpose": [1, 8], "every_other_column": [8, 2], '
+         '"row_block": [8, 1], "expanded": [0, 8, 1]}', "expected a tuple of Python ints"),
+    ],
+    "views-classify": [
+        ("detach-copies",
+         'CLASSIFY = {"transpose": "view", "basic_slice": "view", "advanced_index": "copy", '
+         '"boolean_mask": "copy", "view": "view", "reshape": "ambiguous", "contiguous": "ambiguous", '
+         '"expand": "view", "clone": "copy", "detach": "copy"}', CLASSIFY_MISCONCEPTIONS["detach"]),
+        ("reshape-always-view",
+         'CLASSIFY = {"transpose": "view", "basic_slice": "view", "advanced_index": "copy", '
+         '"boolean_mask": "copy", "view": "view", "reshape": "view", "contiguous": "ambiguous", '
+         '"expand": "view", "clone": "copy", "detach": "view"}', CLASSIFY_MISCONCEPTIONS["reshape"]),
+        ("advanced-index-view",
+         'CLASSIFY = {"transpose": "view", "basic_slice": "view", "advanced_index": "view", '
+         '"boolean_mask": "copy", "view": "view", "reshape": "ambiguous", "contiguous": "ambiguous", '
+         '"expand": "view", "clone": "copy", "detach": "view"}', CLASSIFY_MISCONCEPTIONS["advanced_index"]),
+        ("contiguous-always-copies",
+         'CLASSIFY = {"transpose": "view", "basic_slice": "view", "advanced_index": "copy", '
+         '"boolean_mask": "copy", "view": "view", "reshape": "ambiguous", "contiguous": "copy", '
+         '"expand": "view", "clone": "copy", "detach": "view"}', CLASSIFY_MISCONCEPTIONS["contiguous"]),
+        ("missing-keys", 'CLASSIFY = {"transpose": "view"}', "must have exactly the keys"),
+    ],
+    "views-shares-storage": [
+        ("data-ptr",
+         "def shares_storage(a, b):\n    return a.data_ptr() == b.data_ptr()", SHARES_MESSAGES["offset-view"]),
+        ("base-link",
+         "def shares_storage(a, b):\n    return a is b or a._base is b or b._base is a",
+         SHARES_MESSAGES["siblings"]),
+        ("equal-values",
+         "def shares_storage(a, b):\n    return a.shape == b.shape and bool(torch.equal(a, b))",
+         SHARES_MESSAGES["clone"]),
+        ("tensor-result",
+         "def shares_storage(a, b):\n"
+         "    return torch.tensor(a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr())",
+         "expected a Python bool"),
+        ("always-equal",
+         "class Yes:\n    def __eq__(self, other):\n        return True\n\n\n"
+         "def shares_storage(a, b):\n    return Yes()", "expected a Python bool"),
+    ],
+    "views-can-view": [
+        ("contiguity",
+         "import math\n\n\ndef can_view(t, shape):\n"
+         "    return t.is_contiguous() and math.prod(shape) == t.numel()", SPLIT_MERGE),
+        ("numel-only",
+         "import math\n\n\ndef can_view(t, shape):\n"
+         "    shape = [t.numel() // -math.prod(shape) if s == -1 else s for s in shape]\n"
+         "    return math.prod(shape) == t.numel()", NOT_ADJACENT),
+        ("ignores-numel",
+         "def can_view(t, shape):\n    return t.is_contiguous() or len(shape) > t.dim()", NUMEL),
+        ("tries-view",
+         "def can_view(t, shape):\n    try:\n        t.view(shape)\n        return True\n"
+         "    except Exception:\n        return False", "the answer calls view()"),
+    ],
+    "views-selftest": [
+        ("transpose-fresh", 'SELFTEST = {"q1": (3, 1), "q2": 8, "q3": False, "q4": 4, "q5": False}',
+         "transpose swaps the strides"),
+        ("offset-in-rows", 'SELFTEST = {"q1": (1, 5), "q2": 1, "q3": False, "q4": 4, "q5": False}',
+         "moves the offset by one row"),
+        ("contiguous-shares", 'SELFTEST = {"q1": (1, 5), "q2": 8, "q3": True, "q4": 4, "q5": False}',
+         "contiguous() on a non-contiguous tensor copies"),
+    ],
+}
