@@ -13,7 +13,7 @@ from autograder.pipeline.course import ROOT, Course
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 COURSE_FILES = ("nbgrader_config.py", "_config.yml", "_toc.yml")
-COURSE_DIRS = ("notebooks", "book", "_static")
+COURSE_DIRS = ("notebooks", "book", "_vendor")
 
 
 def copy_course(target: Path) -> Course:

@@ -15,7 +15,7 @@ from autograder.pipeline.release import release
 
 SKIP_TAGS = ("skip-execution",)
 BOOK_FILES = ("_config.yml", "_toc.yml")
-BOOK_DIRS = ("book", "_static")
+BOOK_DIRS = ("book", "_vendor")
 
 
 def stage_chapter(student_edition: Path, target: Path) -> None:

@@ -59,8 +59,11 @@ class Course:
         command = [sys.executable, "-m", "nbgrader", *args]
         if db is not None:
             command += ["--db", db]
+        # nbgrader runs `alembic` from PATH when it creates a gradebook: put this environment first.
+        path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
         result = subprocess.run(
-            command, cwd=self.root, capture_output=True, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+            command, cwd=self.root, capture_output=True, text=True,
+            env={**os.environ, "PATH": path, "PYTHONUNBUFFERED": "1"},
         )
         if check and result.returncode != 0:
             raise RuntimeError(f"nbgrader {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")

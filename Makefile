@@ -1,0 +1,47 @@
+# Common tasks. Every target creates the virtual environment it needs.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup book serve test lint release lab normalize clean
+
+setup: $(STAMP)
+
+$(STAMP): requirements.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $(STAMP)
+
+## book: build the student edition of the site into _build/html
+book: setup
+	$(BIN)/autograd-state book
+
+## serve: build the book, then serve it on http://127.0.0.1:8000
+serve: book
+	@echo "Serving the book at http://127.0.0.1:8000 (Ctrl-C to stop)"
+	$(BIN)/python -m http.server 8000 --bind 127.0.0.1 --directory _build/html
+
+## test: the whole test suite (unit, property, nbval, nbgrader round trips, book build)
+test: setup
+	$(BIN)/python -m pytest -n 2 --dist loadfile --nbval --nbval-sanitize-with tests/nbval-sanitize.cfg \
+		tests notebooks
+	$(BIN)/ruff check .
+
+lint: setup
+	$(BIN)/ruff check .
+
+release: setup
+	$(BIN)/autograd-state release
+
+lab: release
+	$(BIN)/jupyter lab --notebook-dir=release
+
+## normalize: re-execute the instructor notebooks and store them in the committed form
+normalize: setup
+	$(BIN)/autograd-state normalize
+
+clean:
+	rm -rf _build release autograded feedback grades.csv

@@ -1,0 +1,249 @@
+"""An ipywidgets playground: build a chain of view ops and watch the layout change.
+
+The explorer never asks torch whether a view is legal; it uses :mod:`stridelab.layout`, so
+what it shows is the maths the chapter teaches (the tests check that maths against torch).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import math
+from typing import Any
+
+import ipywidgets as widgets
+
+from stridelab.chain import Op, apply_chain, parse_op, parse_shape
+from stridelab.figures import draw_layout
+from stridelab.layout import Layout, ViewError, ViewVerdict, explain_view
+
+__all__ = ["StrideExplorer", "explore"]
+
+_OP_HINT = (
+    "T, [:, ::2], [1:3], [0], transpose(0, 1), permute(1, 0), unsqueeze(0), expand(3, 4, 8), view(2, 16)"
+)
+
+
+class StrideExplorer:
+    """A widget to apply view ops one by one to ``torch.arange(n).view(shape)`` and see the layout.
+
+    It shows the start shape, the chain of ops so far, a picture of the current layout
+    (:func:`~stridelab.figures.draw_layout`) and, for a typed target shape, whether ``view``
+    to it is legal (:func:`~stridelab.layout.explain_view`). Mistakes in typed text are shown
+    as a message, never raised. Display it by making it the last expression of a cell.
+
+    Attributes:
+        layout: The current layout (start shape with the chain applied).
+        chain: Texts of the applied ops, oldest first.
+        verdict: The verdict for the "view as" shape, or None when there is none.
+        message: The last error shown to the learner, or "" after a successful action.
+        widget: The top-level ``VBox``.
+
+    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
+    """
+
+    def __init__(self, shape: str = "4, 8") -> None:
+        self._shape: tuple[int, ...] = ()
+        self._ops: list[Op] = []
+        self.layout = Layout.contiguous(())
+        self.verdict: ViewVerdict | None = None
+        self.message = ""
+        self._view_shape: tuple[int, ...] | None = None
+
+        self.shape_text = widgets.Text(value=shape, description="start shape", continuous_update=False)
+        self.op_text = widgets.Text(placeholder=_OP_HINT, description="op", continuous_update=False)
+        self.apply_button = widgets.Button(description="Apply", button_style="primary")
+        self.undo_button = widgets.Button(description="Undo")
+        self.reset_button = widgets.Button(description="Reset")
+        self.chain_html = widgets.HTML()
+        self.view_text = widgets.Text(
+            placeholder="e.g. 2, 16", description="view as", continuous_update=False
+        )
+        self.verdict_html = widgets.HTML()
+        self.message_html = widgets.HTML()
+        self.output = widgets.Output()
+
+        self.shape_text.observe(lambda change: self.set_shape(change["new"]), names="value")
+        self.view_text.observe(lambda change: self.set_view(change["new"]), names="value")
+        self.apply_button.on_click(lambda _: self.apply(self.op_text.value))
+        self.undo_button.on_click(lambda _: self.undo())
+        self.reset_button.on_click(lambda _: self.reset())
+
+        self.widget = widgets.VBox(
+            [
+                self.shape_text,
+                widgets.HBox([self.op_text, self.apply_button, self.undo_button, self.reset_button]),
+                self.chain_html,
+                self.message_html,
+                widgets.HBox([self.view_text, self.verdict_html]),
+                self.output,
+            ]
+        )
+        self.set_shape(shape)
+
+    @property
+    def chain(self) -> list[str]:
+        """Texts of the applied ops, oldest first.
+
+        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
+        """
+        return [op.text for op in self._ops]
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    def set_shape(self, text: str) -> None:
+        """Start again from a contiguous tensor of the shape in ``text`` (e.g. ``"4, 8"``); clears the chain.
+
+        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
+        """
+        if self.shape_text.value != text:
+            # Route code calls through the text box, whose observer calls back with this text.
+            self.shape_text.value = text
+            return
+        try:
+            shape = parse_shape(text)
+            if not shape or any(n < 0 for n in shape):
+                raise ValueError(
+                    f"the start shape needs at least one dim and no negative sizes, got {text!r}"
+                )
+        except ValueError as err:
+            self._fail(str(err))
+            return
+        self._shape, self._ops = shape, []
+        self._succeed()
+
+    def apply(self, text: str) -> None:
+        """Parse one op (e.g. ``"[:, ::2]"``) and apply it to the current layout.
+
+        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
+        """
+        try:
+            op = parse_op(text)
+            layout = op.apply(self.layout)
+        except (ValueError, ViewError) as err:
+            self._fail(str(err))
+            return
+        self._ops.append(op)
+        self.layout = layout
+        self.op_text.value = ""
+        self._succeed(recompute=False)
+
+    def undo(self) -> None:
+        """Drop the last op of the chain.
+
+        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
+        """
+        if not self._ops:
+            self._fail("nothing to undo: the chain is empty")
+            return
+        self._ops.pop()
+        self._succeed()
+
+    def reset(self) -> None:
+        """Drop the whole chain, keeping the start shape.
+
+        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
+        """
+        self._ops = []
+        self._succeed()
+
+    def set_view(self, text: str) -> None:
+        """Ask whether the current layout can be viewed as the shape in ``text`` (``""`` clears it).
+
+        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
+        """
+        if self.view_text.value != text:
+            # Route code calls through the text box, whose observer calls back with this text.
+            self.view_text.value = text
+            return
+        if not text.strip():
+            self._view_shape = None
+        else:
+            try:
+                self._view_shape = parse_shape(text)
+            except ValueError as err:
+                self._view_shape = None
+                self._fail(str(err))
+                self._show_verdict()
+                return
+        self.message = ""
+        self._show_message()
+        self._show_verdict()
+
+    def _fail(self, message: str) -> None:
+        self.message = message
+        self._show_message()
+
+    def _succeed(self, *, recompute: bool = True) -> None:
+        if recompute:
+            # Replaying the chain from the start shape cannot fail: every op already applied once.
+            self.layout = apply_chain(self._shape, self._ops)
+        self.message = ""
+        self._show_message()
+        self._show_chain()
+        self._show_verdict()
+        self._redraw()
+
+    def _show_message(self) -> None:
+        self.message_html.value = (
+            f"<span style='color:#b00020'>⚠ {html.escape(self.message)}</span>" if self.message else ""
+        )
+
+    def _show_chain(self) -> None:
+        start = f"t = torch.arange({math.prod(self._shape)}.).view{self._shape}"
+        code = "t" + "".join(op.code for op in self._ops)
+        self.chain_html.value = (
+            f"<code>{html.escape(start)}</code><br>chain: <code>{html.escape(code)}</code>"
+            f" &nbsp; ({len(self._ops)} op{'s' if len(self._ops) != 1 else ''})"
+        )
+
+    def _show_verdict(self) -> None:
+        if self._view_shape is None:
+            self.verdict = None
+            self.verdict_html.value = ""
+            return
+        self.verdict = explain_view(self.layout, self._view_shape)
+        if self.verdict.legal:
+            head = f"<b style='color:#1b7e2a'>legal</b>: stride {self.verdict.stride}. "
+        else:
+            head = "<b style='color:#b00020'>illegal</b>: "
+        self.verdict_html.value = head + html.escape(self.verdict.reason)
+
+    def _redraw(self) -> None:
+        try:
+            fig = draw_layout(self.layout, title="t" + "".join(op.code for op in self._ops))
+        except ValueError as err:
+            self.output.outputs = (
+                {"output_type": "stream", "name": "stdout", "text": f"(no picture: {err})\n"},
+            )
+            return
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=80)
+        # Write the PNG straight into the Output widget: this works with or without a kernel
+        # and whatever matplotlib backend is active.
+        self.output.outputs = (
+            {
+                "output_type": "display_data",
+                "data": {
+                    "image/png": base64.b64encode(buffer.getvalue()).decode("ascii"),
+                    "text/plain": f"<layout {self.layout}>",
+                },
+                "metadata": {},
+            },
+        )
+
+
+def explore(shape: str = "4, 8") -> StrideExplorer:
+    """Build a :class:`StrideExplorer` starting from ``torch.arange(n).view(shape)``.
+
+    Args:
+        shape: The start shape as typed, e.g. ``"4, 8"``.
+
+    Returns:
+        The explorer; make it the last expression of a cell to display it.
+
+    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
+    """
+    return StrideExplorer(shape)

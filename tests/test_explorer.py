@@ -1,0 +1,118 @@
+"""stridelab.explorer: drive the widget as a learner would and check what it holds and shows."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pytest  # noqa: E402
+
+from stridelab import Layout, StrideExplorer, explore  # noqa: E402
+
+
+@pytest.fixture
+def explorer() -> StrideExplorer:
+    return explore("4, 8")
+
+
+def _png(explorer: StrideExplorer) -> str:
+    (output,) = explorer.output.outputs
+    return output["data"]["image/png"]
+
+
+def test_starts_contiguous_with_a_picture(explorer):
+    assert explorer.layout == Layout((4, 8), (8, 1), 0)
+    assert explorer.chain == []
+    assert explorer.verdict is None
+    assert explorer.message == ""
+    assert len(_png(explorer)) > 1000
+    assert "view(4, 8)" in explorer.chain_html.value
+
+
+def test_apply_transpose_then_slice_and_undo(explorer):
+    first = _png(explorer)
+    explorer.apply("T")
+    assert explorer.layout == Layout((8, 4), (1, 8), 0)
+    assert _png(explorer) != first
+    explorer.apply("[:, ::2]")
+    assert explorer.layout == Layout((8, 2), (1, 16), 0)
+    assert explorer.chain == ["T", "[:, ::2]"]
+    assert "t.T[:, ::2]" in explorer.chain_html.value
+    explorer.undo()
+    assert explorer.chain == ["T"]
+    assert explorer.layout == Layout((8, 4), (1, 8), 0)
+
+
+def test_buttons_apply_undo_and_reset(explorer):
+    explorer.op_text.value = "[1:3]"
+    explorer.apply_button.click()
+    assert explorer.layout == Layout((2, 8), (8, 1), 8)
+    assert explorer.op_text.value == ""  # cleared for the next op
+    explorer.op_text.value = "unsqueeze(0)"
+    explorer.apply_button.click()
+    assert explorer.layout.shape == (1, 2, 8)
+    explorer.undo_button.click()
+    assert explorer.chain == ["[1:3]"]
+    explorer.reset_button.click()
+    assert explorer.chain == []
+    assert explorer.layout == Layout.contiguous((4, 8))
+
+
+def test_view_verdicts_follow_the_current_layout(explorer):
+    explorer.set_view("2, 16")
+    assert explorer.verdict.legal
+    assert explorer.verdict.stride == (16, 1)
+    assert "legal" in explorer.verdict_html.value
+    explorer.apply("T")  # the verdict is recomputed for the new layout
+    assert not explorer.verdict.legal
+    assert "not adjacent in memory" in explorer.verdict.reason
+    assert "illegal" in explorer.verdict_html.value
+    explorer.view_text.value = "2, 4, 4"  # typing in the box works too
+    assert explorer.verdict.legal
+    assert explorer.verdict.stride == (4, 1, 8)
+    explorer.set_view("")
+    assert explorer.verdict is None
+
+
+def test_bad_input_shows_a_message_and_keeps_state(explorer):
+    explorer.apply("T")
+    explorer.apply("transpose(0, 5)")
+    assert "out of range" in explorer.message
+    assert explorer.message in explorer.message_html.value
+    assert explorer.chain == ["T"]
+    explorer.apply("import os")
+    assert "parse" in explorer.message or "unknown" in explorer.message
+    explorer.apply("view(32)")  # illegal on the transpose: a message, not an exception
+    assert "not adjacent" in explorer.message
+    explorer.set_view("2, x")
+    assert "integer" in explorer.message
+    assert explorer.verdict is None
+    explorer.apply("[0]")  # success clears the message
+    assert explorer.message == ""
+    explorer.reset()
+    explorer.undo()
+    assert "nothing to undo" in explorer.message
+
+
+def test_set_shape_restarts_and_rejects_nonsense(explorer):
+    explorer.apply("T")
+    explorer.set_shape("2, 3, 4")
+    assert explorer.layout == Layout((2, 3, 4), (12, 4, 1), 0)
+    assert explorer.chain == []
+    assert explorer.shape_text.value == "2, 3, 4"
+    explorer.shape_text.value = "-3"
+    assert "negative" in explorer.message
+    assert explorer.layout.shape == (2, 3, 4)
+
+
+def test_too_large_layout_says_so_in_the_output():
+    explorer = StrideExplorer("10, 10")
+    (output,) = explorer.output.outputs
+    assert "max_slots" in output["text"]
+    assert explorer.message == ""
+
+
+def test_displays_as_its_vbox(explorer):
+    bundle = explorer._repr_mimebundle_()
+    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == explorer.widget.model_id

@@ -1,0 +1,265 @@
+"""stridelab.layout and stridelab.chain: the layout maths must agree with torch exactly."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stridelab import (
+    Layout,
+    ViewError,
+    apply_chain,
+    broadcast_dims,
+    contiguous_strides,
+    explain_view,
+    is_contiguous,
+    overlaps,
+    parse_op,
+    parse_shape,
+    storage_indices,
+    torch_chain,
+)
+from tests.strategies import chains, view_targets
+
+FAST = settings(max_examples=150, deadline=None)
+
+
+# --- properties against torch -------------------------------------------------------------
+
+
+@FAST
+@given(chains())
+def test_chain_layout_matches_torch(case):
+    shape, ops = case
+    layout = apply_chain(shape, ops)
+    tensor = torch_chain(shape, ops)
+    assert layout == Layout.of(tensor)
+    assert layout.shape == tuple(tensor.shape)
+    assert layout.stride == tensor.stride()
+    assert layout.offset == tensor.storage_offset()
+    assert is_contiguous(layout) == tensor.is_contiguous()
+
+
+@FAST
+@given(chains())
+def test_storage_indices_are_the_slots_torch_reads(case):
+    shape, ops = case
+    layout = apply_chain(shape, ops)
+    # The start tensor is arange over its own storage, so every value *is* its slot number.
+    read = torch_chain(shape, ops).numpy().astype(np.int64)
+    slots = storage_indices(layout)
+    assert slots.shape == read.shape
+    np.testing.assert_array_equal(slots, read)
+    assert overlaps(layout) == (len(np.unique(read)) < read.size)
+
+
+@FAST
+@given(st.data())
+def test_explain_view_matches_torch_view(data):
+    shape, ops = data.draw(chains())
+    tensor = torch_chain(shape, ops)
+    target = data.draw(view_targets(tensor.numel()))
+    layout = Layout.of(tensor)
+    verdict = explain_view(layout, target)
+    try:
+        viewed = tensor.view(target)
+    except RuntimeError:
+        assert not verdict.legal, verdict.reason
+        assert verdict.stride is None
+        with pytest.raises(ViewError):
+            layout.view(target)
+    else:
+        assert verdict.legal, verdict.reason
+        assert verdict.stride == viewed.stride()
+        assert layout.view(target) == Layout.of(viewed)
+    assert verdict.reason
+
+
+@FAST
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 4), st.sampled_from([0, 1, 2, 3, 4, 6, 8, 12])), min_size=1, max_size=4
+    ),
+    st.data(),
+)
+def test_explain_view_matches_torch_for_arbitrary_strides(dims, data):
+    # Layouts no chain reaches (gaps, overlaps, odd orders) must be judged like torch too.
+    shape, stride = zip(*dims, strict=True)
+    tensor = torch.zeros(200).as_strided(shape, stride)
+    target = data.draw(view_targets(tensor.numel()))
+    verdict = explain_view(Layout(shape, stride), target)
+    try:
+        expected = tensor.view(target).stride()
+    except RuntimeError:
+        expected = None
+    assert verdict.legal == (expected is not None), verdict.reason
+    assert verdict.stride == expected
+
+
+# --- examples from the chapter -----------------------------------------------------------
+
+
+def test_contiguous_strides_of_4_by_8():
+    assert contiguous_strides((4, 8)) == (8, 1)
+    assert Layout.contiguous((4, 8)) == Layout((4, 8), (8, 1), 0)
+    assert contiguous_strides((2, 0, 3)) == (3, 3, 1)
+
+
+def test_of_reads_a_tensor():
+    t = torch.arange(32.0).view(4, 8)[1:, ::2]
+    assert Layout.of(t) == Layout((3, 4), (8, 2), 8)
+
+
+@pytest.mark.parametrize(
+    ("ops", "expected"),
+    [
+        (["T"], Layout((8, 4), (1, 8), 0)),
+        (["transpose(0, 1)"], Layout((8, 4), (1, 8), 0)),
+        (["[:, ::2]"], Layout((4, 4), (8, 2), 0)),
+        (["[1:3]"], Layout((2, 8), (8, 1), 8)),
+        (["[0]"], Layout((8,), (1,), 0)),
+        (["[-1, 2:]"], Layout((6,), (1,), 26)),
+        (["unsqueeze(0)", "expand(3, 4, 8)"], Layout((3, 4, 8), (0, 8, 1), 0)),
+        (["[:, None]", "expand(-1, 5, -1)"], Layout((4, 5, 8), (8, 0, 1), 0)),
+        (["permute(1, 0)", "[::3]"], Layout((3, 4), (3, 8), 0)),
+        (["t.T", ".view(2, 4, 4)"], Layout((2, 4, 4), (4, 1, 8), 0)),
+    ],
+)
+def test_example_chains_on_4_by_8(ops, expected):
+    assert apply_chain((4, 8), ops) == expected
+
+
+def test_slice_clamps_like_python():
+    base = Layout.contiguous((4, 8))
+    assert base.slice(0, -10, 100) == base
+    empty = base.slice(1, 6, 2)
+    assert empty.shape == (4, 0)
+    assert empty.offset == 6  # torch moves the offset even for an empty slice
+    with pytest.raises(ValueError, match="positive"):
+        base.slice(1, None, None, -1)
+
+
+def test_is_contiguous_follows_torch_rules():
+    assert is_contiguous(Layout((4, 1, 8), (8, 999, 1)))  # size-1 dims are ignored
+    assert is_contiguous(Layout((0, 3), (1, 7)))  # empty tensors are contiguous
+    assert not is_contiguous(Layout((8, 4), (1, 8)))
+    assert is_contiguous(Layout((2, 8), (8, 1), 8))  # the offset does not matter
+
+
+def test_expanded_layout_overlaps_and_reports_broadcast_dims():
+    expanded = apply_chain((4, 8), ["[0]", "expand(3, 8)"])
+    assert broadcast_dims(expanded) == (0,)
+    assert overlaps(expanded)
+    assert not overlaps(Layout.contiguous((4, 8)))
+    assert broadcast_dims(Layout((1, 4), (0, 1))) == ()
+    np.testing.assert_array_equal(storage_indices(expanded)[:, 2], [2, 2, 2])
+
+
+def test_storage_indices_of_a_slice():
+    slots = storage_indices(Layout((2, 3), (8, 2), 5))
+    np.testing.assert_array_equal(slots, [[5, 7, 9], [13, 15, 17]])
+
+
+# --- view legality -------------------------------------------------------------------------
+
+
+def test_view_of_column_slice_splitting_last_dim_is_legal():
+    t = torch.arange(32.0).view(4, 8)
+    verdict = explain_view(Layout.of(t[:, :4]), (4, 2, 2))
+    assert verdict.legal
+    assert verdict.stride == t[:, :4].view(4, 2, 2).stride() == (8, 2, 1)
+    assert "contiguous" in verdict.reason
+
+
+def test_view_of_transpose_splitting_a_dim_is_legal():
+    t = torch.arange(32.0).view(4, 8)
+    verdict = explain_view(Layout.of(t.T), (2, 4, 4))
+    assert verdict.legal
+    assert verdict.stride == t.T.view(2, 4, 4).stride()
+
+
+def test_view_of_transpose_merging_dims_is_illegal_and_names_them():
+    layout = Layout.contiguous((4, 4)).transpose(0, 1)
+    verdict = explain_view(layout, (16,))
+    assert not verdict.legal
+    assert verdict.stride is None
+    assert "dims 0 and 1" in verdict.reason
+    assert "strides 1 and 4" in verdict.reason
+    with pytest.raises(ViewError, match="not adjacent in memory"):
+        layout.view(16)
+    with pytest.raises(RuntimeError):
+        torch.arange(16.0).view(4, 4).T.view(16)
+
+
+def test_view_infers_minus_one_and_rejects_wrong_sizes():
+    base = Layout.contiguous((4, 8))
+    assert base.view(2, -1) == Layout((2, 16), (16, 1), 0)
+    assert base.view((32,)) == Layout((32,), (1,), 0)
+    verdict = explain_view(base, (5, 7))
+    assert not verdict.legal
+    assert "number of elements differs" in verdict.reason
+    assert not explain_view(base, (-1, -1)).legal
+
+
+def test_views_of_empty_and_0d_tensors():
+    empty = Layout.contiguous((0, 4))
+    assert explain_view(empty, (2, 0, 3)).stride == torch.empty(0, 4).view(2, 0, 3).stride()
+    assert not explain_view(empty, (0, -1)).legal  # -1 would be ambiguous
+    scalar = Layout((), (), 3)
+    assert scalar.view(1, 1) == Layout((1, 1), (1, 1), 3)
+
+
+def test_size_one_dims_never_block_a_view():
+    layout = Layout((4, 1, 2), (1, 100, 4))  # non-contiguous, with a stray size-1 dim
+    assert explain_view(layout, (4, 2)).legal
+    assert explain_view(layout, (4, 1, 1, 2)).legal
+    assert not explain_view(layout, (8,)).legal
+    # A size-1 dim with any stride inside a contiguous block does not split the block.
+    assert explain_view(Layout((2, 1, 2), (2, 100, 1)), (4,)).stride == (1,)
+
+
+# --- the chain language ----------------------------------------------------------------------
+
+
+def test_parse_op_reads_python_spellings():
+    assert parse_op("t.T").kind == "T"
+    index = parse_op("[..., 1:-1:2, 0, None]")
+    assert index.kind == "index"
+    assert index.args == (Ellipsis, slice(1, -1, 2), 0, None)
+    assert index.code == "[..., 1:-1:2, 0, None]"
+    assert parse_op(".view((2, -1))").args == (2, -1)
+    assert parse_op("permute(2, 0, 1)").code == ".permute(2, 0, 1)"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "transpose(0)", "foo(1)", "view(2, x)", "__import__('os')", "[1.5]", "view(n=2)", "[:", "T()"],
+)
+def test_parse_op_rejects_bad_text(text):
+    with pytest.raises(ValueError):
+        parse_op(text)
+
+
+def test_ops_that_do_not_fit_raise_value_error():
+    with pytest.raises(ValueError, match="out of range"):
+        apply_chain((4, 8), ["transpose(0, 2)"])
+    with pytest.raises(ValueError, match="out of range"):
+        apply_chain((4, 8), ["[4]"])
+    with pytest.raises(ValueError, match="2-D"):
+        apply_chain((2, 3, 4), ["T"])
+    with pytest.raises(ValueError, match="cannot become"):
+        apply_chain((4, 8), ["expand(4, 9)"])
+    with pytest.raises(ValueError, match="too many"):
+        apply_chain((4,), ["[0, 0]"])
+
+
+def test_parse_shape():
+    assert parse_shape("4, 8") == (4, 8)
+    assert parse_shape("(2, -1)") == (2, -1)
+    assert parse_shape("[16]") == (16,)
+    assert parse_shape("32") == (32,)
+    with pytest.raises(ValueError):
+        parse_shape("4 x 8")
