@@ -1,0 +1,104 @@
+"""The real Jupyter Book build of the student edition: complete, offline, free of solutions."""
+
+from __future__ import annotations
+
+import html as html_module
+import re
+import shutil
+
+import matplotlib.image
+import pytest
+
+from autograder.pipeline.book import build_book
+from autograder.pipeline.leaks import find_leaks, secret_lines
+from tests.conftest import copy_course
+
+pytestmark = pytest.mark.book
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    course = copy_course(tmp_path_factory.mktemp("book"))
+    return course, build_book(course)
+
+
+def chapter_page(site_dir) -> str:
+    return (site_dir / "chapters" / "views.html").read_text()
+
+
+def test_chapter_page_is_built_with_its_sections(site):
+    _, html = site
+    page = chapter_page(html)
+    for heading in ("Why it matters", "How it works", "Reproduce closed-book", "Exercises", "Traps", "Self-test",
+                    "Completion criterion"):
+        assert heading in page
+
+
+def test_real_errors_are_shown_from_executed_cells(site):
+    _, html = site
+    page = chapter_page(html)
+    assert "view size is not compatible with input tensor" in page
+    assert "more than one element of the written-to tensor refers to a single memory location" in page
+
+
+def visible_text(page: str) -> str:
+    return html_module.unescape(re.sub(r"<[^>]+>", "", page))
+
+
+def test_answer_and_test_cells_are_shown_but_not_executed(site):
+    _, html = site
+    page = chapter_page(html)
+    text = visible_text(page)
+    assert "raise NotImplementedError()" in text
+    assert 'grade("views-can-view", can_view)' in text
+    answers_and_tests = page.split('id="reproduce-closed-book"')[1].split('id="traps"')[0]
+    assert "cell_output" not in answers_and_tests and "Traceback" not in answers_and_tests
+    assert "cell_output" in page
+
+
+def test_figures_are_images_that_show_something(site):
+    _, html = site
+    images = sorted((html / "_images").glob("*.png"))
+    assert len(images) >= 5
+    for image in images:
+        pixels = matplotlib.image.imread(image)
+        assert pixels.std() > 0.05, f"{image.name} is blank"
+    page = chapter_page(html)
+    assert all(image.name in page for image in images)
+
+
+def test_widget_state_is_embedded_and_scripts_are_local(site):
+    _, html = site
+    page = chapter_page(html)
+    assert "application/vnd.jupyter.widget-state+json" in page
+    assert "application/vnd.jupyter.widget-view+json" in page
+    remote = re.findall(r'<(?:script|link|img)[^>]+(?:src|href)="(https?://[^"]+)"', page)
+    assert remote == []
+    for script in ("require.js", "widgets/embed-amd.js", "mathjax/es5/tex-mml-chtml.js"):
+        assert f"_static/{script}" in page
+        assert (html / "_static" / script).is_file()
+
+
+def test_no_solution_or_hidden_test_in_the_site(site):
+    course, html = site
+    secrets = secret_lines(course.source_notebook("views"), course.release_notebook("views"))
+    assert len(secrets) > 20  # the detector has something to look for
+    assert find_leaks(html, secrets) == []
+
+
+def test_the_leak_detector_finds_a_planted_solution(site, tmp_path):
+    course, html = site
+    copy = tmp_path / "html"
+    shutil.copytree(html, copy)
+    secrets = secret_lines(course.source_notebook("views"), course.release_notebook("views"))
+    planted = "return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()"
+    assert planted in secrets
+    page = copy / "chapters" / "views.html"
+    page.write_text(page.read_text() + f"<pre>{planted}</pre>")
+    assert [leak.line for leak in find_leaks(copy, secrets)] == [planted]
+
+
+def test_search_index_knows_the_chapter(site):
+    _, html = site
+    index = (html / "searchindex.js").read_text()
+    assert "stride" in index and "chapters/views" in index
