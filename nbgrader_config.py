@@ -12,9 +12,11 @@ c.CourseDirectory.root = str(Path(__file__).resolve().parent)
 c.CourseDirectory.course_id = "autograd-state"
 c.CourseDirectory.source_directory = "notebooks"
 
-# Learner feedback must never show hidden tests (nbgrader's default feedback does).
+# Learner feedback must never show hidden tests (nbgrader's default feedback does), neither in
+# a cell's source nor quoted by the traceback of a failed hidden test.
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
+    "autograder.pipeline.feedback.ClearHiddenTracebacks",
     "nbgrader.preprocessors.ClearHiddenTests",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]

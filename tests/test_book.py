@@ -91,8 +91,7 @@ def test_the_leak_detector_finds_a_planted_solution(site, tmp_path):
     copy = tmp_path / "html"
     shutil.copytree(html, copy)
     secrets = secret_lines(course.source_notebook("views"), course.release_notebook("views"))
-    planted = "return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()"
-    assert planted in secrets
+    planted = next(line for line in sorted(secrets) if line.startswith("group_ends ="))
     page = copy / "chapters" / "views.html"
     page.write_text(page.read_text() + f"<pre>{planted}</pre>")
     assert [leak.line for leak in find_leaks(copy, secrets)] == [planted]
