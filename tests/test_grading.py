@@ -56,6 +56,14 @@ def exercise_score(student_scores: dict[str, float], grade_id: str) -> tuple[flo
     return got, ex.points(False) + ex.points(True)
 
 
+def assert_full_points_except(student_scores: dict[str, float], zeroed: str) -> None:
+    """Every exercise but the zeroed one keeps all its points."""
+    for grade_id in EXERCISES:
+        if grade_id != zeroed:
+            got, full = exercise_score(student_scores, grade_id)
+            assert got == full, grade_id
+
+
 def cell_outputs(course, student: str, grade_id: str) -> str:
     notebook = nbformat.read(course.autograded / student / CHAPTER / f"{CHAPTER}.ipynb", as_version=4)
     texts = []
@@ -99,20 +107,14 @@ def test_an_edited_test_cell_scores_zero_and_is_flagged(graded):
     got, _ = exercise_score(table["tamper-edit"], "views-can-view")
     assert got == 0
     assert any(f.student == "tamper-edit" and f.grade_id == "views-can-view-tests" for f in flags)
-    for grade_id in EXERCISES:
-        if grade_id != "views-can-view":
-            got, full = exercise_score(table["tamper-edit"], grade_id)
-            assert got == full, grade_id
+    assert_full_points_except(table["tamper-edit"], "views-can-view")
 
 
 def test_a_deleted_test_cell_zeroes_its_exercise_only(graded):
     _, table, flags = graded
     assert exercise_score(table["tamper-delete"], "views-strides")[0] == 0
     assert any(f.student == "tamper-delete" and "deleted" in f.reason for f in flags)
-    for grade_id in EXERCISES:
-        if grade_id != "views-strides":
-            got, full = exercise_score(table["tamper-delete"], grade_id)
-            assert got == full, grade_id
+    assert_full_points_except(table["tamper-delete"], "views-strides")
 
 
 def test_a_corrupt_submission_is_reported_and_the_class_is_still_graded(graded):
