@@ -1,0 +1,46 @@
+"""The student edition, made by nbgrader's generate_assignment through the course's command line."""
+
+import nbformat
+import pytest
+
+from autograder.pipeline.cli import main
+from autograder.pipeline.course import is_answer_cell, is_test_cell, nbgrader_meta
+from autograder.pipeline.leaks import find_leaks, secret_lines
+from tests.conftest import copy_course
+
+pytestmark = pytest.mark.nbgrader
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    course = copy_course(tmp_path_factory.mktemp("release"))
+    assert main(["--root", str(course.root), "release", "views"]) == 0
+    return course
+
+
+def test_student_edition_has_stubs_instead_of_solutions(course):
+    notebook = nbformat.read(course.release_notebook("views"), as_version=4)
+    answers = [cell for cell in notebook.cells if is_answer_cell(cell)]
+    assert len(answers) == 5
+    assert all("raise NotImplementedError()" in cell.source for cell in answers)
+
+
+def test_hidden_test_cells_are_reduced_to_their_docstring(course):
+    notebook = nbformat.read(course.release_notebook("views"), as_version=4)
+    hidden = [c for c in notebook.cells if nbgrader_meta(c).get("grade_id", "").endswith("-tests-hidden")]
+    assert len(hidden) == 5
+    assert all(is_test_cell(c) and "grade(" not in c.source and c.source.startswith('"""') for c in hidden)
+
+
+def test_student_edition_leaks_nothing(course):
+    secrets = secret_lines(course.source_notebook("views"), course.release_notebook("views"))
+    assert secrets
+    assert find_leaks(course.release, secrets) == []
+
+
+def test_student_edition_has_no_outputs_and_locked_cells_stay_locked(course):
+    notebook = nbformat.read(course.release_notebook("views"), as_version=4)
+    code = [c for c in notebook.cells if c.cell_type == "code"]
+    assert all(c.outputs == [] for c in code)
+    locked = [c for c in notebook.cells if nbgrader_meta(c).get("locked")]
+    assert locked and all(c.metadata.get("deletable") is False for c in locked)
