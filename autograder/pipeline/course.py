@@ -44,6 +44,11 @@ class Course:
     def build(self) -> Path:
         return self.root / "_build"
 
+    @property
+    def gradebook_url(self) -> str:
+        """nbgrader's default gradebook: SQLite in the course root."""
+        return f"sqlite:///{self.root / 'gradebook.db'}"
+
     def chapters(self) -> list[str]:
         """Chapter names: each folder of notebooks/ holding ``<name>/<name>.ipynb``."""
         return sorted(p.parent.name for p in self.source.glob("*/*.ipynb") if p.stem == p.parent.name)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool
 
-HIDDEN_BEGIN = "BEGIN HIDDEN TESTS"
+from autograder.pipeline.leaks import HIDDEN_TESTS_BEGIN
 
 
 class ClearHiddenTracebacks(Preprocessor):
@@ -20,7 +20,7 @@ class ClearHiddenTracebacks(Preprocessor):
     enabled = Bool(True, help="nbconvert skips preprocessors that are not enabled").tag(config=True)
 
     def preprocess_cell(self, cell, resources, index):
-        if cell.cell_type == "code" and HIDDEN_BEGIN in cell.source:
+        if cell.cell_type == "code" and HIDDEN_TESTS_BEGIN in cell.source:
             for output in cell.get("outputs", []):
                 if output.get("output_type") == "error":
                     output["traceback"] = [f"{output['ename']}: {output['evalue']}"]

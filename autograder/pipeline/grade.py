@@ -8,8 +8,8 @@ from pathlib import Path
 
 from nbgrader.api import Gradebook, MissingEntry
 
-from autograder.pipeline.course import Course, is_test_cell, nbgrader_meta, read_notebook
-from autograder.pipeline.integrity import Tampering, check_submission, exercise_of
+from autograder.pipeline.course import Course
+from autograder.pipeline.integrity import Tampering, check_submission, exercise_of, test_cell_checksums
 
 
 @dataclass(frozen=True)
@@ -38,18 +38,18 @@ def autograde(course: Course, chapter: str, db: str | None = None) -> list[Flag]
     Returns:
         Every flag raised, also written to ``autograded/<chapter>-flags.csv``.
     """
-    db = db or f"sqlite:///{course.root / 'gradebook.db'}"
+    db = db or course.gradebook_url
     course.nbgrader("autograde", chapter, "--force", db=db, check=False)
-    student_edition = course.release_notebook(chapter)
+    expected = test_cell_checksums(course.release_notebook(chapter))
     flags: list[Flag] = []
     with Gradebook(db) as gradebook:
         for student, path in submissions(course, chapter):
             try:
-                tampered = check_submission(student_edition, path)
+                tampered = check_submission(expected, path)
             except ValueError as err:
                 flags.append(Flag(student, chapter, "", f"unreadable submission: {err}"))
                 continue
-            flags += _zero_tampered(gradebook, course, chapter, student, tampered)
+            flags += _zero_tampered(gradebook, list(expected), chapter, student, tampered)
             try:
                 gradebook.find_submission_notebook(chapter, chapter, student)
             except MissingEntry:
@@ -59,17 +59,12 @@ def autograde(course: Course, chapter: str, db: str | None = None) -> list[Flag]
 
 
 def _zero_tampered(
-    gradebook: Gradebook, course: Course, chapter: str, student: str, tampered: list[Tampering]
+    gradebook: Gradebook, test_ids: list[str], chapter: str, student: str, tampered: list[Tampering]
 ) -> list[Flag]:
     exercises = {t.exercise for t in tampered}
     if not exercises:
         return []
-    test_ids = [
-        nbgrader_meta(cell)["grade_id"]
-        for cell in read_notebook(course.release_notebook(chapter)).cells
-        if is_test_cell(cell) and exercise_of(nbgrader_meta(cell)["grade_id"]) in exercises
-    ]
-    for grade_id in test_ids:
+    for grade_id in (g for g in test_ids if exercise_of(g) in exercises):
         try:
             grade = gradebook.find_grade(grade_id, chapter, chapter, student)
         except MissingEntry:
@@ -90,7 +85,7 @@ def _write_flags(path: Path, flags: list[Flag]) -> None:
 
 def scores(course: Course, chapter: str, db: str | None = None) -> dict[str, dict[str, float]]:
     """Score of every test cell, by student, as the gradebook holds it."""
-    db = db or f"sqlite:///{course.root / 'gradebook.db'}"
+    db = db or course.gradebook_url
     result: dict[str, dict[str, float]] = {}
     with Gradebook(db) as gradebook:
         for student, _ in submissions(course, chapter):

@@ -29,17 +29,21 @@ def exercise_of(test_grade_id: str) -> str:
     return test_grade_id.split("-tests", 1)[0]
 
 
-def check_submission(student_edition: Path, submission: Path) -> list[Tampering]:
-    """Compare every test cell of the student edition with the submission's copy.
-
-    Raises:
-        ValueError: when the submission is not a readable notebook.
-    """
-    expected = {
+def test_cell_checksums(student_edition: Path) -> dict[str, str]:
+    """Checksum of every test cell of the student edition, by grade id (read once per chapter)."""
+    return {
         nbgrader_meta(cell)["grade_id"]: compute_checksum(cell)
         for cell in read_notebook(student_edition).cells
         if is_test_cell(cell)
     }
+
+
+def check_submission(expected: dict[str, str], submission: Path) -> list[Tampering]:
+    """Compare every test cell of the student edition (its checksums) with the submission's copy.
+
+    Raises:
+        ValueError: when the submission is not a readable notebook.
+    """
     found = {}
     for cell in read_notebook(submission).cells:
         grade_id = nbgrader_meta(cell).get("grade_id")

@@ -8,8 +8,9 @@ from pathlib import Path
 
 from autograder.pipeline.course import read_notebook
 
-REGIONS = (("BEGIN SOLUTION", "END SOLUTION"), ("BEGIN HIDDEN TESTS", "END HIDDEN TESTS"))
-MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS", "hidden=True")
+HIDDEN_TESTS_BEGIN = "BEGIN HIDDEN TESTS"
+REGIONS = (("BEGIN SOLUTION", "END SOLUTION"), (HIDDEN_TESTS_BEGIN, "END HIDDEN TESTS"))
+MARKERS = (*(marker for region in REGIONS for marker in region), "hidden=True")
 READABLE_SUFFIXES = {".html", ".js", ".json", ".txt", ".ipynb", ".md", ".py"}
 
 
