@@ -4,8 +4,9 @@ A *case* is one probe of a learner's answer, declared as data so that any proces
 evaluate it:
 
 * an **inputs recipe** that builds the arguments (deterministic, from nothing but torch),
-* a **call** into the answer (call the function the learner defined, or read one entry of
-  the value the learner defined),
+* a **call** into the answer (call the function the learner defined, read one entry of the
+  value the learner defined, or let a trusted *driver* exercise the answer — train a module,
+  backpropagate through a function — and report what it observed as plain data),
 * a **property** the result must have: first its exact type (a value that merely compares
   equal to anything is not an answer), then the expected value, computed from the inputs by
   trusted code,
@@ -25,6 +26,7 @@ name the misconception but never the probe, so feedback cannot reveal hidden tes
 from __future__ import annotations
 
 import importlib
+import operator
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -68,6 +70,10 @@ class Case:
         points: Weight of the case; a test cell is worth the sum of its cases' points.
         hidden: Hidden cases decide the grade and are never shown to learners.
         forbid: Names of tensor methods the call must not use (probed with a torch function mode).
+        call: Trusted driver ``call(answer, *inputs)`` that exercises the answer and returns what it
+            observed as plain data (see the ``"observation"`` kind); None calls ``answer(*inputs)``.
+        agree: Whether a found result agrees with the expected one; ``==`` unless given (use
+            :func:`close` for floating-point tensors).
     """
 
     exercise: str
@@ -83,6 +89,8 @@ class Case:
     points: int = 1
     hidden: bool = False
     forbid: tuple[str, ...] = ()
+    call: Callable[..., Any] | None = None
+    agree: Callable[[Any, Any], bool] = operator.eq
 
 
 @dataclass
@@ -166,6 +174,13 @@ def validate(kind: str, value: Any) -> None:
     elif kind == "str":
         if type(value) is not str:
             raise AnswerTypeError(f"expected a str, found {_type_name(value)}")
+    elif kind == "float":
+        if type(value) is not float:
+            raise AnswerTypeError(f"expected a Python float, found {_type_name(value)}")
+    elif kind == "tensor":
+        _require_tensor(value)
+    elif kind == "observation":
+        _require_plain(value)
     elif kind == "int-tuple":
         if type(value) is not tuple or not all(type(v) is int for v in value):
             raise AnswerTypeError(
@@ -173,6 +188,52 @@ def validate(kind: str, value: Any) -> None:
             )
     else:
         raise ValueError(f"unknown result kind {kind!r}")
+
+
+def _require_tensor(value: Any) -> None:
+    import torch
+
+    # A subclass could answer every comparison through __torch_function__.
+    if type(value) is not torch.Tensor:
+        raise AnswerTypeError(f"expected a torch.Tensor, found {_type_name(value)}")
+
+
+def _require_plain(value: Any) -> None:
+    """Plain data as a driver reports it: None, bool, int, float, str, plain tensors, and
+    tuples, lists and str-keyed dicts of these."""
+    if value is None or type(value) in (bool, int, float, str):
+        return
+    if type(value) in (tuple, list):
+        for item in value:
+            _require_plain(item)
+    elif type(value) is dict:
+        for key, item in value.items():
+            if type(key) is not str:
+                raise AnswerTypeError(f"expected str keys in an observation, found {_type_name(key)}")
+            _require_plain(item)
+    else:
+        _require_tensor(value)
+
+
+def close(found: Any, expected: Any, rtol: float = 1e-5, atol: float = 1e-6) -> bool:
+    """Agreement of plain data with floating-point tolerance: tensors must match in shape and
+    dtype and be ``allclose``; floats ``isclose``; containers element by element."""
+    import math
+
+    import torch
+
+    if type(expected) is torch.Tensor:
+        return (type(found) is torch.Tensor and found.shape == expected.shape and found.dtype == expected.dtype
+                and bool(torch.allclose(found, expected, rtol=rtol, atol=atol, equal_nan=True)))
+    if type(expected) is float:
+        return type(found) is float and math.isclose(found, expected, rel_tol=rtol, abs_tol=atol)
+    if type(expected) in (tuple, list):
+        return (type(found) is type(expected) and len(found) == len(expected)
+                and all(close(f, e, rtol, atol) for f, e in zip(found, expected, strict=True)))
+    if type(expected) is dict:
+        return (type(found) is dict and found.keys() == expected.keys()
+                and all(close(found[k], expected[k], rtol, atol) for k in expected))
+    return type(found) is type(expected) and found == expected
 
 
 def require_dict(answer: str, keys: Sequence[str]) -> Callable[[Any], None]:
@@ -205,7 +266,7 @@ def evaluate(case: Case, answer: Any) -> Failure | None:
                 # nbgrader scores any stderr output as a failure; a warning is not a wrong answer.
                 warnings.simplefilter("ignore")
                 with _Forbidden(case.forbid) as forbidden:
-                    found = answer(*inputs)
+                    found = case.call(answer, *inputs) if case.call is not None else answer(*inputs)
                 if forbidden.called:
                     # Recorded, not only raised: the answer may have caught the exception.
                     return Failure(case, expected, f"a call to {forbidden.called}()", forbidden.message())
@@ -216,7 +277,7 @@ def evaluate(case: Case, answer: Any) -> Failure | None:
         return Failure(case, expected, f"<{err}>", f"the answer has the wrong type: {err}")
     except Exception as err:  # noqa: BLE001 - any error of the learner's code is a result to report
         return Failure(case, expected, f"<{type(err).__name__}: {err}>", case.otherwise)
-    if found == expected:
+    if case.agree(found, expected):
         return None
     for diagnosis in case.diagnoses:
         if diagnosis.matches(found, inputs):

@@ -34,3 +34,9 @@ def released_course(tmp_path_factory) -> Course:
     course = copy_course(tmp_path_factory.mktemp("course"))
     release(course)
     return course
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    from tests.grading import parametrize
+
+    parametrize(metafunc)

@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from autograder import grade
-from autograder.checks import AnswerTypeError, lookup, require_dict, run, validate
+from autograder.checks import AnswerTypeError, Case, close, evaluate, lookup, require_dict, run, validate
 
 
 class AlwaysEqual(tuple):
@@ -30,6 +30,14 @@ class AlwaysEqual(tuple):
         ("int-tuple", (8.0, 1.0)),
         ("int-tuple", (True, 1)),
         ("int-tuple", AlwaysEqual((8, 1))),
+        ("float", 1),
+        ("float", torch.tensor(1.0)),
+        ("tensor", [1.0, 2.0]),
+        ("tensor", torch.nn.Parameter(torch.ones(2))),
+        ("tensor", np.ones(2)),
+        ("observation", {"grad": np.ones(2)}),
+        ("observation", {1: True}),
+        ("observation", (True, AlwaysEqual((8, 1)))),
     ],
 )
 def test_validate_refuses_lookalikes(kind, value):
@@ -37,7 +45,10 @@ def test_validate_refuses_lookalikes(kind, value):
         validate(kind, value)
 
 
-@pytest.mark.parametrize(("kind", "value"), [("bool", False), ("int", 8), ("str", "view"), ("int-tuple", (0, 8, 1))])
+@pytest.mark.parametrize(("kind", "value"), [
+    ("bool", False), ("int", 8), ("str", "view"), ("int-tuple", (0, 8, 1)), ("float", 0.5),
+    ("tensor", torch.ones(2)), ("observation", {"grad": torch.ones(2), "calls": [1, 2.0, None, "x", (True,)]}),
+])
 def test_validate_accepts_exact_types(kind, value):
     validate(kind, value)
 
@@ -120,3 +131,34 @@ def test_a_wrong_whole_answer_fails_every_case_with_its_reason():
     failures = run("views-strides", ["not", "a", "dict"])
     assert len(failures) == len(lookup("views-strides").selected(hidden=False))
     assert all("STRIDES must be a dict" in f.misconception for f in failures)
+
+
+@pytest.mark.parametrize(
+    ("found", "expected", "agrees"),
+    [
+        (torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0 + 1e-8]), True),
+        (torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.1]), False),
+        (torch.tensor([1.0, 2.0]), torch.tensor([[1.0, 2.0]]), False),
+        (torch.tensor([1, 2]), torch.tensor([1.0, 2.0]), False),
+        ([0.1 + 0.2], [0.3], True),
+        ({"a": 1.0}, {"a": 1.0, "b": 2.0}, False),
+        ((1, 2), [1, 2], False),
+        (True, 1, False),
+    ],
+)
+def test_close_needs_same_shape_dtype_and_container(found, expected, agrees):
+    assert close(found, expected) is agrees
+
+
+def test_a_driver_exercises_the_answer_and_its_observation_is_compared():
+    def double_then_grad(answer, x):
+        x = x.clone().requires_grad_()
+        answer(x).sum().backward()
+        return {"grad": x.grad}
+
+    case = Case("demo-grad", "grad", "f", "f(x).sum().backward()", lambda: (torch.arange(3.0),),
+                lambda x: {"grad": torch.full_like(x, 2.0)}, "observation", "f must double its input",
+                call=double_then_grad, agree=close)
+    assert evaluate(case, lambda x: 2 * x) is None
+    failure = evaluate(case, lambda x: x + x.detach())
+    assert failure is not None and failure.misconception == "f must double its input"

@@ -1,0 +1,135 @@
+"""Real nbgrader autograde over a class built from a chapter's answer catalogue.
+
+Each ``tests/test_grading_<chapter>.py`` subclasses :class:`ChapterGrading` and names its chapter.
+The catalogue ``tests/catalog/<chapter>.py`` holds ``RIGHT`` and ``WRONG``: per grade id, a list of
+``(label, answer source)`` and ``(label, answer source, misconception message)``. Right answers (the
+reference and other spellings) must earn every point; each wrong answer must lose its exercise's
+points, and its test cells' output must name its misconception.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+from typing import ClassVar
+
+import nbformat
+import pytest
+
+from autograder.checks import exercises
+from autograder.pipeline.course import Course, nbgrader_meta
+from autograder.pipeline.grade import Flag, autograde, scores
+from tests.submissions import submit
+
+
+def catalog(chapter: str) -> ModuleType:
+    """The answer catalogue of a chapter."""
+    return importlib.import_module(f"tests.catalog.{chapter}")
+
+
+def right_students(chapter: str) -> list[str]:
+    return [f"right-{i}" for i in range(max(len(v) for v in catalog(chapter).RIGHT.values()))]
+
+
+def wrong_answers(chapter: str) -> list[tuple[int, str, str, str]]:
+    """``(student index, grade id, label, message)`` for every catalogued wrong answer."""
+    wrong = catalog(chapter).WRONG
+    return [(i, g, label, msg) for g, answers in wrong.items() for i, (label, _src, msg) in enumerate(answers)]
+
+
+def parametrize(metafunc: pytest.Metafunc) -> None:
+    """Parametrize a :class:`ChapterGrading` test by its chapter's catalogue (called from conftest)."""
+    chapter = getattr(metafunc.cls, "CHAPTER", None)
+    if chapter is None:
+        return
+    if "right_student" in metafunc.fixturenames:
+        metafunc.parametrize("right_student", right_students(chapter))
+    if "wrong_answer" in metafunc.fixturenames:
+        cases = wrong_answers(chapter)
+        metafunc.parametrize("wrong_answer", cases, ids=[f"{g}:{label}" for _i, g, label, _m in cases])
+
+
+@dataclass
+class Graded:
+    course: Course
+    chapter: str
+    table: dict[str, dict[str, float]]
+    flags: list[Flag]
+
+    def exercise_score(self, student: str, grade_id: str) -> tuple[float, float]:
+        """Points earned on one exercise (visible and hidden test cells) and its full points."""
+        exercise = exercises(self.chapter)[grade_id]
+        earned = sum(score for cell, score in self.table[student].items() if cell.startswith(f"{grade_id}-tests"))
+        return earned, exercise.points(False) + exercise.points(True)
+
+    def assert_full_points_except(self, student: str, zeroed: str | None = None) -> None:
+        for grade_id in exercises(self.chapter):
+            if grade_id != zeroed:
+                earned, full = self.exercise_score(student, grade_id)
+                assert earned == full, f"{student} {grade_id}: {earned}/{full}"
+
+    def cell_outputs(self, student: str, grade_id: str) -> str:
+        """Everything the exercise's test cells printed or raised in the autograded notebook."""
+        path = self.course.autograded / student / self.chapter / f"{self.chapter}.ipynb"
+        notebook = nbformat.read(path, as_version=4)
+        texts = []
+        for cell in notebook.cells:
+            if nbgrader_meta(cell).get("grade_id", "").startswith(f"{grade_id}-tests"):
+                for output in cell.get("outputs", []):
+                    texts += [output.get("evalue", ""), *output.get("traceback", []), output.get("text", "")]
+        return "\n".join(texts)
+
+
+class ChapterGrading:
+    """The grading tests every chapter runs; subclasses set ``CHAPTER``."""
+
+    CHAPTER: ClassVar[str]
+
+    @classmethod
+    def reference(cls, grade_id: str) -> str:
+        return catalog(cls.CHAPTER).RIGHT[grade_id][0][1]
+
+    @classmethod
+    def submit_more(cls, course: Course) -> None:
+        """Extra submissions graded in the same run (tampered, broken); none by default."""
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def graded(cls, released_course: Course) -> Graded:
+        chapter, answers = cls.CHAPTER, catalog(cls.CHAPTER)
+        grade_ids = list(exercises(chapter))
+        for i, student in enumerate(right_students(chapter)):
+            submit(released_course, chapter, student, {g: answers.RIGHT[g][i % len(answers.RIGHT[g])][1]
+                                                       for g in grade_ids})
+        for i in range(max(len(v) for v in answers.WRONG.values())):
+            wrong = {g: answers.WRONG[g][i][1] if i < len(answers.WRONG.get(g, [])) else cls.reference(g)
+                     for g in grade_ids}
+            submit(released_course, chapter, f"wrong-{i}", wrong)
+        cls.submit_more(released_course)
+        flags = autograde(released_course, chapter)
+        return Graded(released_course, chapter, scores(released_course, chapter), flags)
+
+    def test_right_spellings_earn_every_point(self, graded: Graded, right_student: str) -> None:
+        graded.assert_full_points_except(right_student)
+
+    def test_wrong_answers_lose_points_with_their_misconception(self, graded: Graded, wrong_answer) -> None:
+        index, grade_id, label, message = wrong_answer
+        earned, full = graded.exercise_score(f"wrong-{index}", grade_id)
+        assert earned < full, f"{label} earned {earned}/{full}"
+        assert message in graded.cell_outputs(f"wrong-{index}", grade_id), f"{label}: message not shown"
+
+    def test_wrong_students_keep_points_on_the_exercises_they_got_right(self, graded: Graded) -> None:
+        wrong = catalog(self.CHAPTER).WRONG
+        for i in range(max(len(v) for v in wrong.values())):
+            for grade_id in exercises(self.CHAPTER):
+                if i >= len(wrong.get(grade_id, [])):
+                    earned, full = graded.exercise_score(f"wrong-{i}", grade_id)
+                    assert earned == full, (i, grade_id)
+
+    def test_every_exercise_has_right_and_three_wrong_answers(self) -> None:
+        answers = catalog(self.CHAPTER)
+        for grade_id in exercises(self.CHAPTER):
+            assert answers.RIGHT.get(grade_id), f"{grade_id}: no right answer catalogued"
+            if not grade_id.endswith("-selftest"):
+                assert len(answers.WRONG.get(grade_id, [])) >= 3, f"{grade_id}: fewer than three wrong answers"
