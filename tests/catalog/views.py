@@ -48,6 +48,48 @@ def can_view(t, shape):
     return not sizes
 '''
 
+CAN_VIEW_ATEN_CHUNKS = '''
+def can_view(t, shape):
+    shape = list(shape)
+    numel = t.numel()
+    if shape.count(-1) > 1:
+        return False
+    if -1 in shape:
+        known = 1
+        for size in shape:
+            if size != -1:
+                known *= size
+        if known == 0 or numel % known:
+            return False
+        shape[shape.index(-1)] = numel // known
+    total = 1
+    for size in shape:
+        total *= size
+    if total != numel:
+        return False
+    if numel == 0 or t.dim() == 0:
+        return True
+    # ATen's computeStride: walk the old dims from the innermost, cutting them into chunks that are
+    # contiguous in memory; each chunk must be covered exactly by consecutive new dims.
+    old_shape, old_stride = t.shape, t.stride()
+    view_d = len(shape) - 1
+    chunk_base_stride = old_stride[-1]
+    tensor_numel = view_numel = 1
+    for tensor_d in range(t.dim() - 1, -1, -1):
+        tensor_numel *= old_shape[tensor_d]
+        if tensor_d == 0 or (old_shape[tensor_d - 1] != 1
+                             and old_stride[tensor_d - 1] != tensor_numel * chunk_base_stride):
+            while view_d >= 0 and (view_numel < tensor_numel or shape[view_d] == 1):
+                view_numel *= shape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return False
+            if tensor_d > 0:
+                chunk_base_stride = old_stride[tensor_d - 1]
+                tensor_numel = view_numel = 1
+    return view_d == -1
+'''
+
 RIGHT = {
     "views-strides": [
         ("literal", 'STRIDES = {"contiguous": (8, 1), "transpose": (1, 8), "every_other_column": (8, 2), '
@@ -74,6 +116,7 @@ RIGHT = {
     ],
     "views-can-view": [
         ("run-grouping", CAN_VIEW_REFERENCE_FREE),
+        ("aten-chunks", CAN_VIEW_ATEN_CHUNKS),
     ],
     "views-selftest": [
         ("literal", 'SELFTEST = {"q1": (1, 5), "q2": 8, "q3": False, "q4": 4, "q5": False}'),
