@@ -63,11 +63,11 @@ def observe_snapshot(answer: Callable, w0: torch.Tensor, lr: float) -> dict[str,
         raise AnswerTypeError("snapshot_before_step must return a tuple (snapshot, w)")
     snapshot, w = _tensor(result[0], "the snapshot"), _tensor(result[1], "w")
     return {
-        "snapshot": snapshot.detach().clone(),
-        "w": w.detach().clone(),
         "snapshot_shares_storage_with_w": same_storage(snapshot, w),
         "snapshot_requires_grad": snapshot.requires_grad,
         "w_is_a_leaf_that_requires_grad": w.is_leaf and w.requires_grad,
+        "snapshot": snapshot.detach().clone(),
+        "w": w.detach().clone(),
     }
 
 
@@ -154,16 +154,18 @@ def observe_copy(answer: Callable, t: torch.Tensor) -> dict[str, Any]:
     """Run ``answer(t)``, then write to the result and report what the write did to ``t``."""
     before, version = t.detach().clone(), t._version
     copy = _tensor(answer(t), "independent_copy(t)")
+    # Flags first, values last: a learner reads the difference before a report is cut short.
     observed = {
-        "values": copy.detach().clone(),
         "shares_storage": same_storage(copy, t),
         "requires_grad": copy.requires_grad,
         "has_grad_fn": copy.grad_fn is not None,
     }
+    values = copy.detach().clone()
     with torch.no_grad():
         copy.add_(1)
     observed["write_changes_t"] = not torch.equal(t.detach(), before)
     observed["write_bumps_t_version"] = t._version != version
+    observed["values"] = values
     return observed
 
 
