@@ -19,18 +19,21 @@ from stridelab.layout import (
     overlaps,
     storage_indices,
 )
+from stridelab.provenance import Sharing, draw_sharing, probe_sharing
 
 __all__ = [
     "Layout",
     "LayoutFigure",
     "Op",
     "StrideExplorer",
+    "Sharing",
     "ViewError",
     "ViewVerdict",
     "apply_chain",
     "broadcast_dims",
     "contiguous_strides",
     "draw_layout",
+    "draw_sharing",
     "explain_view",
     "explore",
     "infer_view_shape",
@@ -38,6 +41,7 @@ __all__ = [
     "overlaps",
     "parse_op",
     "parse_shape",
+    "probe_sharing",
     "slot_color",
     "storage_indices",
     "torch_chain",

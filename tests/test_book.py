@@ -63,8 +63,8 @@ def test_figures_are_images_that_show_something(site):
     for image in images:
         pixels = matplotlib.image.imread(image)
         assert pixels.std() > 0.05, f"{image.name} is blank"
-    page = chapter_page(html)
-    assert all(image.name in page for image in images)
+    pages = "".join(page.read_text() for page in (html / "chapters").glob("*.html"))
+    assert all(image.name in pages for image in images)
 
 
 def test_widget_state_is_embedded_and_scripts_are_local(site):
@@ -101,3 +101,13 @@ def test_search_index_knows_the_chapter(site):
     _, html = site
     index = (html / "searchindex.js").read_text()
     assert "stride" in index and "chapters/views" in index
+
+
+def test_detach_chapter_shows_its_figure_and_real_errors(site):
+    _, html = site
+    page = (html / "chapters" / "detach.html").read_text()
+    assert "Inference tensors cannot be saved for backward" in page
+    assert "modified by an inplace operation" in page
+    assert 'grade("detach-provenance", provenance_grad)' in visible_text(page)
+    assert any(image.name in page for image in (html / "_images").glob("*.png"))
+    assert "chapters/detach.html" in (html / "book" / "intro.html").read_text()

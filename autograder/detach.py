@@ -1,0 +1,560 @@
+"""Chapter 3, "detach versus clone": the cases that grade its exercises.
+
+Most answers here return tensors whose worth lies in what they share — storage, the version
+counter, the autograd graph — so each case has a trusted driver that exercises the answer and
+reports what it observed as plain data. The expected observation is the same driver run on a
+trusted reference answer; ``tests/test_detach_cases.py`` pins those references to the contract.
+
+Defined in Chapter 3, "detach versus clone" (notebooks/detach/detach.ipynb).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import torch
+from torch.overrides import TorchFunctionMode
+
+from autograder.checks import AnswerTypeError, Case, Diagnosis, close, exercise, require_dict
+
+CHAPTER = "detach"
+
+
+def same_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Trusted reference: do two tensors use one storage (whatever their offsets)?"""
+    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+
+
+def _seeded(*shape: int, dtype: torch.dtype = torch.float32, seed: int = 0, scale: float = 1.0) -> torch.Tensor:
+    generator = torch.Generator().manual_seed(seed)
+    return (torch.randn(*shape, generator=generator, dtype=torch.float64) * scale).to(dtype)
+
+
+def _tensor(value: Any, what: str) -> torch.Tensor:
+    """The answer's result, refused unless it is exactly a ``torch.Tensor``."""
+    if type(value) is not torch.Tensor:
+        found = f"{type(value).__module__}.{type(value).__qualname__}".removeprefix("builtins.")
+        raise AnswerTypeError(f"{what} must be a torch.Tensor, found {found}")
+    return value
+
+
+def _near(found: Any, target: torch.Tensor) -> bool:
+    """Found tensor values equal ``target`` (same shape; any floating dtype)."""
+    return (type(found) is torch.Tensor and found.shape == target.shape
+            and bool(torch.allclose(found.double(), target.double(), rtol=1e-5, atol=1e-6)))
+
+
+# --------------------------------------------------------------------------- detach-reproduce
+def reference_snapshot_before_step(w0: torch.Tensor, lr: float) -> tuple[torch.Tensor, torch.Tensor]:
+    """Trusted reference: snapshot a parameter, then take one in-place SGD step on it."""
+    w = w0.clone().requires_grad_()
+    snapshot = w.detach().clone()
+    (w**2).sum().backward()
+    with torch.no_grad():
+        w -= lr * w.grad
+    return snapshot, w
+
+
+def observe_snapshot(answer: Callable, w0: torch.Tensor, lr: float) -> dict[str, Any]:
+    """Run ``answer(w0, lr)`` and report the snapshot, the stepped parameter and what they share."""
+    result = answer(w0.clone(), lr)
+    if type(result) is not tuple or len(result) != 2:
+        raise AnswerTypeError("snapshot_before_step must return a tuple (snapshot, w)")
+    snapshot, w = _tensor(result[0], "the snapshot"), _tensor(result[1], "w")
+    return {
+        "snapshot_shares_storage_with_w": same_storage(snapshot, w),
+        "snapshot_requires_grad": snapshot.requires_grad,
+        "w_is_a_leaf_that_requires_grad": w.is_leaf and w.requires_grad,
+        "snapshot": snapshot.detach().clone(),
+        "w": w.detach().clone(),
+    }
+
+
+def _stepped(w0: torch.Tensor, lr: float) -> torch.Tensor:
+    return reference_snapshot_before_step(w0, lr)[1].detach()
+
+
+SNAPSHOT_SHARES = (
+    "a snapshot taken with detach() (or .data) shares storage with w: the in-place step rewrites it "
+    "too, so it silently shows the new weights. Take it with w.detach().clone()."
+)
+SNAPSHOT_AFTER = "the snapshot holds the weights after the step: take it before loss.backward() and the update."
+SNAPSHOT_IN_GRAPH = (
+    "clone() alone keeps the snapshot in the autograd graph (it requires grad and has a grad_fn): "
+    "detach it as well, w.detach().clone()."
+)
+SNAPSHOT_REBOUND = (
+    "w = w - lr * w.grad makes w a new non-leaf tensor instead of updating the parameter: step in "
+    "place, under torch.no_grad(), with w -= lr * w.grad (or w.sub_(...))."
+)
+SNAPSHOT_OTHERWISE = (
+    "make w = w0.clone().requires_grad_(), snapshot it with w.detach().clone(), then "
+    "(w ** 2).sum().backward() and, under torch.no_grad(), w -= lr * w.grad; return (snapshot, w)."
+)
+
+
+def _snapshot_shares(found: dict, _inputs: tuple) -> bool:
+    return found["snapshot_shares_storage_with_w"]
+
+
+def _snapshot_after(found: dict, inputs: tuple) -> bool:
+    return _near(found["snapshot"], _stepped(*inputs)) and not _near(found["snapshot"], inputs[0])
+
+
+def _snapshot_in_graph(found: dict, _inputs: tuple) -> bool:
+    return found["snapshot_requires_grad"]
+
+
+def _w_rebound(found: dict, _inputs: tuple) -> bool:
+    return not found["w_is_a_leaf_that_requires_grad"]
+
+
+REPRODUCE_CASES = [
+    ("small", "snapshot_before_step(torch.tensor([1., -2., 3.]), 0.1)",
+     lambda: (torch.tensor([1.0, -2.0, 3.0]), 0.1), False),
+    ("matrix", "snapshot_before_step(<a (2, 3) tensor>, 0.25)", lambda: (_seeded(2, 3, seed=1), 0.25), False),
+    ("float64", "snapshot_before_step(<a float64 tensor>, 0.05)",
+     lambda: (_seeded(5, dtype=torch.float64, seed=2), 0.05), True),
+    ("large-lr", "snapshot_before_step(<a (4,) tensor>, 0.4)", lambda: (_seeded(4, seed=3, scale=2.0), 0.4), True),
+]
+
+reproduce_exercise = exercise("detach-reproduce", "snapshot_before_step")
+for _name, _probe, _recipe, _hidden in REPRODUCE_CASES:
+    reproduce_exercise.cases.append(
+        Case(
+            exercise="detach-reproduce",
+            name=_name,
+            answer="snapshot_before_step",
+            probe=_probe,
+            inputs=_recipe,
+            expect=lambda w0, lr: observe_snapshot(reference_snapshot_before_step, w0, lr),
+            returns="observation",
+            otherwise=SNAPSHOT_OTHERWISE,
+            diagnoses=(
+                Diagnosis(_snapshot_shares, SNAPSHOT_SHARES),
+                Diagnosis(_snapshot_after, SNAPSHOT_AFTER),
+                Diagnosis(_snapshot_in_graph, SNAPSHOT_IN_GRAPH),
+                Diagnosis(_w_rebound, SNAPSHOT_REBOUND),
+            ),
+            hidden=_hidden,
+            call=observe_snapshot,
+            agree=close,
+        )
+    )
+
+
+# --------------------------------------------------------------------------- detach-independent
+def reference_independent_copy(t: torch.Tensor) -> torch.Tensor:
+    """Trusted reference: a copy that shares nothing with ``t``."""
+    return t.detach().clone()
+
+
+def observe_copy(answer: Callable, t: torch.Tensor) -> dict[str, Any]:
+    """Run ``answer(t)``, then write to the result and report what the write did to ``t``."""
+    before, version = t.detach().clone(), t._version
+    copy = _tensor(answer(t), "independent_copy(t)")
+    # Flags first, values last: a learner reads the difference before a report is cut short.
+    observed = {
+        "shares_storage": same_storage(copy, t),
+        "requires_grad": copy.requires_grad,
+        "has_grad_fn": copy.grad_fn is not None,
+    }
+    values = copy.detach().clone()
+    with torch.no_grad():
+        copy.add_(1)
+    observed["write_changes_t"] = not torch.equal(t.detach(), before)
+    observed["write_bumps_t_version"] = t._version != version
+    observed["values"] = values
+    return observed
+
+
+COPY_DETACH = (
+    "detach() shares storage and the version counter with t: writing to the 'copy' changes t and "
+    "bumps t._version, which trips autograd's check at backward. Copy the data too: t.detach().clone()."
+)
+COPY_DATA = (
+    ".data shares t's storage but not its version counter: a write through it changes t and autograd "
+    "never notices, so gradients silently use the new values. Use t.detach().clone()."
+)
+COPY_CLONE = (
+    "clone() copies the data but stays in the graph: the copy requires grad and has a grad_fn "
+    "(CloneBackward0), so gradients flow back into t. Detach it too: t.detach().clone()."
+)
+COPY_LEAF = (
+    "the copy is a new leaf that requires grad: it shares no memory, but autograd will track it and "
+    "give it a .grad. An independent copy has requires_grad False: t.detach().clone()."
+)
+COPY_OTHERWISE = (
+    "independent_copy(t) must return a tensor with t's values, dtype and shape that shares neither "
+    "storage, version counter nor graph with t, for any t (leaf or not, requiring grad or not)."
+)
+
+
+def _copy_data(found: dict, _inputs: tuple) -> bool:
+    return found["shares_storage"] and not found["write_bumps_t_version"]
+
+
+def _copy_shares(found: dict, _inputs: tuple) -> bool:
+    return found["shares_storage"]
+
+
+def _copy_in_graph(found: dict, _inputs: tuple) -> bool:
+    return found["has_grad_fn"]
+
+
+def _copy_new_leaf(found: dict, _inputs: tuple) -> bool:
+    return found["requires_grad"]
+
+
+def _leaf() -> tuple:
+    return (_seeded(5, seed=10).requires_grad_(),)
+
+
+def _non_leaf() -> tuple:
+    return (_seeded(2, 3, seed=11).requires_grad_() * 2,)
+
+
+def _plain() -> tuple:
+    return (_seeded(4, seed=12),)
+
+
+def _transposed_non_leaf() -> tuple:
+    return ((_seeded(3, 2, seed=13).requires_grad_() + 1).T,)
+
+
+def _integers() -> tuple:
+    return (torch.arange(6).view(2, 3),)
+
+
+def _float64_leaf() -> tuple:
+    return (_seeded(3, dtype=torch.float64, seed=14).requires_grad_(),)
+
+
+INDEPENDENT_CASES = [
+    ("leaf", "independent_copy(w) for a leaf w that requires grad", _leaf, False),
+    ("non-leaf", "independent_copy(h) for h = w * 2 (has a grad_fn)", _non_leaf, False),
+    ("plain", "independent_copy(t) for a tensor that does not require grad", _plain, False),
+    ("transposed-non-leaf", "independent_copy((w + 1).T)", _transposed_non_leaf, True),
+    ("integers", "independent_copy(torch.arange(6).view(2, 3))", _integers, True),
+    ("float64-leaf", "independent_copy(w) for a float64 leaf", _float64_leaf, True),
+]
+
+independent_exercise = exercise("detach-independent", "independent_copy")
+for _name, _probe, _recipe, _hidden in INDEPENDENT_CASES:
+    independent_exercise.cases.append(
+        Case(
+            exercise="detach-independent",
+            name=_name,
+            answer="independent_copy",
+            probe=_probe,
+            inputs=_recipe,
+            expect=lambda t: observe_copy(reference_independent_copy, t),
+            returns="observation",
+            otherwise=COPY_OTHERWISE,
+            diagnoses=(
+                Diagnosis(_copy_data, COPY_DATA),
+                Diagnosis(_copy_shares, COPY_DETACH),
+                Diagnosis(_copy_in_graph, COPY_CLONE),
+                Diagnosis(_copy_new_leaf, COPY_LEAF),
+            ),
+            hidden=_hidden,
+            call=observe_copy,
+            agree=close,
+        )
+    )
+
+
+# --------------------------------------------------------------------------- detach-provenance
+class _AutogradCalls(TorchFunctionMode):
+    """Records whether the code it wraps asks autograd for a gradient (backward or grad)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.used = False
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        if getattr(func, "__name__", "") in ("backward", "grad"):
+            self.used = True
+        return func(*args, **(kwargs or {}))
+
+
+def reference_provenance_grad(x: torch.Tensor) -> torch.Tensor:
+    """Trusted reference: d/dx of ``z = x * y.detach()`` with ``y = x * x``, by autograd."""
+    x = x.detach().clone().requires_grad_()
+    y = x * x
+    z = x * y.detach()
+    (grad,) = torch.autograd.grad(z.sum(), x)
+    return grad
+
+
+def observe_provenance(answer: Callable, x: torch.Tensor) -> dict[str, Any]:
+    """Run ``answer(x)`` and report the gradient it returned and whether autograd computed it."""
+    recorder = _AutogradCalls()
+    with recorder:
+        result = answer(x)
+    grad = None if result is None else _tensor(result, "provenance_grad(x)").detach().clone()
+    return {"grad": grad, "used_autograd": recorder.used}
+
+
+def _without_detach(x: torch.Tensor) -> torch.Tensor:
+    """What autograd gives when nothing is detached: d/dx (x * x * x)."""
+    x = x.detach().clone().requires_grad_()
+    (grad,) = torch.autograd.grad((x * (x * x)).sum(), x)
+    return grad
+
+
+def _detached_other_factor(x: torch.Tensor) -> torch.Tensor:
+    """What autograd gives when the wrong factor is detached: d/dx (x.detach() * y)."""
+    x = x.detach().clone().requires_grad_()
+    (grad,) = torch.autograd.grad((x.detach() * (x * x)).sum(), x)
+    return grad
+
+
+def _grad_of_y(x: torch.Tensor) -> torch.Tensor:
+    """dy/dx for y = x * x, by autograd."""
+    x = x.detach().clone().requires_grad_()
+    (grad,) = torch.autograd.grad((x * x).sum(), x)
+    return grad
+
+
+PROVENANCE_NO_DETACH = (
+    "without the detach, z = x * y = x³ and the product rule gives y + x·dy/dx = 3x². "
+    "y.detach() makes y a constant for autograd: only the first term survives, dz/dx = y = x²."
+)
+PROVENANCE_WRONG_FACTOR = (
+    "that is the gradient of x.detach() * y (2x²): the detach belongs on y, so that autograd sees "
+    "z = x · (constant y) and dz/dx = y = x²."
+)
+PROVENANCE_DY = "that is dy/dx = 2x for y = x * x; the exercise asks for the gradient of z = x * y.detach()."
+PROVENANCE_CLOSED_FORM = (
+    "the values are right but no gradient was computed: the exercise asks autograd for it "
+    "(z.sum().backward() or torch.autograd.grad), which is how you check what a detach does."
+)
+PROVENANCE_NONE = (
+    "the answer returned None: .grad is filled only on leaves. If x already requires grad, "
+    "x.clone().requires_grad_() is not a leaf (clone stays in the graph); start from "
+    "x.detach().clone().requires_grad_(), or use torch.autograd.grad."
+)
+PROVENANCE_OTHERWISE = (
+    "make a leaf xl = x.detach().clone().requires_grad_(), compute y = xl * xl and "
+    "z = xl * y.detach(), then ask autograd for dz/dxl (of z.sum()); it must equal x ** 2, in x's dtype and shape."
+)
+
+
+def _is(target: Callable[[torch.Tensor], torch.Tensor]) -> Callable[[dict, tuple], bool]:
+    return lambda found, inputs: _near(found["grad"], target(inputs[0]))
+
+
+PROVENANCE_CASES = [
+    ("small", "provenance_grad(torch.tensor([1., -2., 3.]))", lambda: (torch.tensor([1.0, -2.0, 3.0]),), False),
+    ("random", "provenance_grad(<a (4,) tensor>)", lambda: (_seeded(4, seed=20, scale=2.0),), False),
+    ("matrix-float64", "provenance_grad(<a (2, 3) float64 tensor>)",
+     lambda: (_seeded(2, 3, dtype=torch.float64, seed=21),), True),
+    ("requires-grad", "provenance_grad(x) for an x that already requires grad",
+     lambda: (_seeded(3, seed=22, scale=3.0).requires_grad_(),), True),
+    ("with-zero", "provenance_grad(torch.tensor([0., 0.5, -1.5]))", lambda: (torch.tensor([0.0, 0.5, -1.5]),), True),
+]
+
+provenance_exercise = exercise("detach-provenance", "provenance_grad")
+for _name, _probe, _recipe, _hidden in PROVENANCE_CASES:
+    provenance_exercise.cases.append(
+        Case(
+            exercise="detach-provenance",
+            name=_name,
+            answer="provenance_grad",
+            probe=_probe,
+            inputs=_recipe,
+            expect=lambda x: observe_provenance(reference_provenance_grad, x),
+            returns="observation",
+            otherwise=PROVENANCE_OTHERWISE,
+            diagnoses=(
+                Diagnosis(lambda found, _inputs: found["grad"] is None, PROVENANCE_NONE),
+                Diagnosis(_is(_without_detach), PROVENANCE_NO_DETACH),
+                Diagnosis(_is(_detached_other_factor), PROVENANCE_WRONG_FACTOR),
+                Diagnosis(_is(_grad_of_y), PROVENANCE_DY),
+                Diagnosis(lambda found, inputs: _is(reference_provenance_grad)(found, inputs)
+                          and not found["used_autograd"], PROVENANCE_CLOSED_FORM),
+            ),
+            hidden=_hidden,
+            call=observe_provenance,
+            agree=close,
+        )
+    )
+
+
+# --------------------------------------------------------------------------- detach-ste
+def reference_round_ste(x: torch.Tensor) -> torch.Tensor:
+    """Trusted reference: round in the forward pass, identity in the backward pass."""
+    return x + (torch.round(x) - x).detach()
+
+
+def observe_ste(answer: Callable, x: torch.Tensor, upstream: torch.Tensor) -> dict[str, Any]:
+    """Run ``answer`` on a fresh leaf, backpropagate ``upstream`` and report forward and gradient."""
+    leaf = x.detach().clone().requires_grad_()
+    out = _tensor(answer(leaf), "round_ste(x)")
+    observed = {"forward": out.detach().clone(), "grad": None}
+    if out.requires_grad:
+        out.backward(upstream)
+        observed["grad"] = None if leaf.grad is None else leaf.grad.clone()
+    observed["x_unchanged"] = torch.equal(leaf.detach(), x)
+    return observed
+
+
+STE_NO_GRAD = (
+    "no gradient reaches x: detaching the whole output (or rounding a detached x) cuts x out of the "
+    "graph. Detach only the correction: x + (torch.round(x) - x).detach()."
+)
+STE_ZERO_GRAD = (
+    "the gradient is zero: autograd differentiates torch.round itself, whose derivative is 0 almost "
+    "everywhere. The straight-through estimator keeps round's forward but x's gradient: "
+    "x + (torch.round(x) - x).detach()."
+)
+STE_HALF_UP = (
+    "torch.round rounds halves to the nearest even integer (2.5 → 2., -0.5 → -0.); floor(x + 0.5) "
+    "rounds them up. Use torch.round(x) in the forward."
+)
+STE_FORWARD = (
+    "the forward value must equal torch.round(x): the detached correction (round(x) - x) must cancel x "
+    "exactly, so that x + correction == round(x)."
+)
+STE_CONSTANT = (
+    "straight-through passes the incoming gradient through unchanged (backward is the identity), "
+    "it does not replace it by 1: a custom backward must return grad_output."
+)
+STE_IN_PLACE = "round_ste must not modify x in place; return a new tensor."
+STE_OTHERWISE = (
+    "round_ste(x) must return torch.round(x) in the forward pass and pass the gradient straight "
+    "through to x in the backward pass: x + (torch.round(x) - x).detach()."
+)
+
+
+def _ste_half_up(found: dict, inputs: tuple) -> bool:
+    x = inputs[0]
+    return not _near(found["forward"], torch.round(x)) and _near(found["forward"], torch.floor(x + 0.5))
+
+
+def _ste_bad_forward(found: dict, inputs: tuple) -> bool:
+    return not _near(found["forward"], torch.round(inputs[0]))
+
+
+def _ste_grad(target: Callable[[torch.Tensor, torch.Tensor], torch.Tensor]) -> Callable[[dict, tuple], bool]:
+    return lambda found, inputs: found["grad"] is not None and _near(found["grad"], target(*inputs))
+
+
+STE_CASES = [
+    ("sum", "round_ste(x).sum().backward() for x = 3 * torch.randn(6)",
+     lambda: (_seeded(6, seed=30, scale=3.0), torch.ones(6)), False),
+    ("halves", "round_ste(torch.tensor([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5]))",
+     lambda: (torch.tensor([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5]), torch.ones(6)), False),
+    ("weighted", "round_ste(x).backward(g) for a random upstream gradient g",
+     lambda: (_seeded(5, seed=31, scale=3.0), _seeded(5, seed=32)), True),
+    ("matrix-float64", "round_ste(x) for a (2, 3) float64 x",
+     lambda: (_seeded(2, 3, dtype=torch.float64, seed=33, scale=4.0), torch.ones(2, 3, dtype=torch.float64)), True),
+]
+
+ste_exercise = exercise("detach-ste", "round_ste")
+for _name, _probe, _recipe, _hidden in STE_CASES:
+    ste_exercise.cases.append(
+        Case(
+            exercise="detach-ste",
+            name=_name,
+            answer="round_ste",
+            probe=_probe,
+            inputs=_recipe,
+            expect=lambda x, upstream: observe_ste(reference_round_ste, x, upstream),
+            returns="observation",
+            otherwise=STE_OTHERWISE,
+            diagnoses=(
+                Diagnosis(lambda found, _inputs: not found["x_unchanged"], STE_IN_PLACE),
+                Diagnosis(_ste_half_up, STE_HALF_UP),
+                Diagnosis(_ste_bad_forward, STE_FORWARD),
+                Diagnosis(lambda found, _inputs: found["grad"] is None, STE_NO_GRAD),
+                Diagnosis(_ste_grad(lambda x, g: torch.zeros_like(x)), STE_ZERO_GRAD),
+                Diagnosis(_ste_grad(lambda x, g: torch.ones_like(x)), STE_CONSTANT),
+            ),
+            hidden=_hidden,
+            call=observe_ste,
+            agree=close,
+        )
+    )
+
+
+# --------------------------------------------------------------------------- detach-selftest
+def _detach_write_bumps_version() -> bool:
+    x = torch.ones(3, requires_grad=True)
+    before = x._version
+    x.detach().add_(1)
+    return x._version != before
+
+
+def _provenance_at_two() -> float:
+    x = torch.tensor(2.0, requires_grad=True)
+    y = x * x
+    (x * y.detach()).backward()
+    return x.grad.item()
+
+
+def _clone_is_leaf() -> bool:
+    return torch.ones(3, requires_grad=True).clone().is_leaf
+
+
+def _inference_tensor_can_be_saved() -> bool:
+    with torch.inference_mode():
+        frozen = torch.ones(3)
+    w = torch.ones(3, requires_grad=True)
+    try:
+        (frozen * w).sum().backward()
+    except RuntimeError:
+        return False
+    return True
+
+
+def _inference_module_weight_grad_is_none() -> bool:
+    with torch.inference_mode():
+        layer = torch.nn.Linear(3, 2)
+    layer(_seeded(4, 3, seed=40)).sum().backward()
+    return layer.weight.grad is None
+
+
+def _selftest_expectations() -> dict[str, tuple[str, str, Callable[[], object], str]]:
+    """Question key -> (question, result kind, trusted probe, misconception)."""
+    return {
+        "q1": ("x = torch.ones(3, requires_grad=True); x.detach().add_(1): does x._version change?", "bool",
+               _detach_write_bumps_version,
+               "detach() shares the version counter with its source: a write through it bumps x._version."),
+        "q2": ("x = torch.tensor(2., requires_grad=True); y = x * x; (x * y.detach()).backward(): "
+               "what is x.grad.item()?", "float", _provenance_at_two,
+               "y.detach() is a constant for autograd: dz/dx = y = x² = 4.0, not 3x² = 12.0."),
+        "q3": ("x = torch.ones(3, requires_grad=True): is x.clone() a leaf?", "bool", _clone_is_leaf,
+               "clone() is recorded in the graph (CloneBackward0): its result is not a leaf."),
+        "q4": ("Can a tensor made under torch.inference_mode() be saved for backward in a later "
+               "computation?", "bool", _inference_tensor_can_be_saved,
+               "inference tensors cannot be saved for backward; tensors made under no_grad can."),
+        "q5": ("A Linear built under torch.inference_mode(): after a backward outside it, is "
+               "layer.weight.grad None?", "bool", _inference_module_weight_grad_is_none,
+               "a module built under inference mode has inference-tensor weights that silently get no gradient."),
+    }
+
+
+SELFTEST_QUESTIONS = {key: q[0] for key, q in _selftest_expectations().items()}
+
+selftest_exercise = exercise(
+    "detach-selftest", "SELFTEST", require=require_dict("SELFTEST", list(SELFTEST_QUESTIONS))
+)
+for _key, (_question, _kind, _probe_fn, _message) in _selftest_expectations().items():
+    selftest_exercise.cases.append(
+        Case(
+            exercise="detach-selftest",
+            name=_key,
+            answer="SELFTEST",
+            probe=f"SELFTEST[{_key!r}] ({_question})",
+            inputs=lambda k=_key: (k,),
+            expect=lambda k: _selftest_expectations()[k][2](),
+            returns=_kind,
+            otherwise=_message,
+            entry=True,
+            hidden=_key in ("q4", "q5"),
+            agree=close,
+        )
+    )

@@ -1,0 +1,142 @@
+"""Chapter 3's cases: their trusted references meet the curriculum's contract, and catalogued
+right and wrong answers get the verdicts and messages they must get (in-process)."""
+
+import pytest
+import torch
+
+from autograder.checks import exercises, run
+from autograder.detach import (
+    INDEPENDENT_CASES,
+    PROVENANCE_CASES,
+    REPRODUCE_CASES,
+    STE_CASES,
+    _selftest_expectations,
+    observe_copy,
+    observe_provenance,
+    observe_snapshot,
+    observe_ste,
+    reference_independent_copy,
+    reference_provenance_grad,
+    reference_round_ste,
+    reference_snapshot_before_step,
+    same_storage,
+)
+from tests.catalog.detach import RIGHT, WRONG
+
+
+@pytest.mark.parametrize("recipe", [case[2] for case in INDEPENDENT_CASES])
+def test_the_reference_copy_shares_nothing_with_its_source(recipe):
+    (t,) = recipe()
+    seen = observe_copy(reference_independent_copy, t)
+    assert torch.equal(seen["values"], t.detach()) and seen["values"].dtype == t.dtype
+    assert not any(seen[key] for key in ("shares_storage", "requires_grad", "has_grad_fn", "write_changes_t",
+                                          "write_bumps_t_version"))
+
+
+def test_the_copy_driver_tells_detach_data_and_clone_apart():
+    def leaf():
+        return torch.arange(4.0, requires_grad=True)
+
+    detached = observe_copy(lambda t: t.detach(), leaf())
+    assert detached["shares_storage"] and detached["write_changes_t"] and detached["write_bumps_t_version"]
+    data = observe_copy(lambda t: t.data, leaf())
+    assert data["shares_storage"] and data["write_changes_t"] and not data["write_bumps_t_version"]
+    cloned = observe_copy(lambda t: t.clone(), leaf())
+    assert cloned["has_grad_fn"] and not cloned["shares_storage"] and not cloned["write_changes_t"]
+
+
+@pytest.mark.parametrize("recipe", [case[2] for case in PROVENANCE_CASES])
+def test_the_reference_provenance_gradient_is_x_squared_not_three_x_squared(recipe):
+    (x,) = recipe()
+    grad = reference_provenance_grad(x)
+    plain = x.detach()
+    assert torch.allclose(grad, plain**2) and grad.dtype == x.dtype
+    if plain.abs().max() > 0:
+        assert not torch.allclose(grad, 3 * plain**2)
+    assert x.grad is None  # the expectation never touches the caller's tensor
+
+
+def test_the_autograd_detector_sees_backward_and_grad_but_not_a_formula():
+    def by_backward(x):
+        x = x.detach().clone().requires_grad_()
+        (x * (x * x).detach()).sum().backward()
+        return x.grad
+
+    x = torch.tensor([1.0, -2.0, 3.0])
+    assert observe_provenance(by_backward, x)["used_autograd"]
+    assert observe_provenance(reference_provenance_grad, x)["used_autograd"]
+    assert not observe_provenance(lambda x: x**2, x)["used_autograd"]
+
+
+@pytest.mark.parametrize("recipe", [case[2] for case in STE_CASES])
+def test_the_reference_ste_rounds_forward_and_passes_the_gradient_through(recipe):
+    x, upstream = recipe()
+    seen = observe_ste(reference_round_ste, x, upstream)
+    assert torch.equal(seen["forward"], torch.round(x))
+    assert torch.equal(seen["grad"], upstream) and seen["x_unchanged"]
+    ones = observe_ste(reference_round_ste, x, torch.ones_like(x))["grad"]
+    assert torch.equal(ones, torch.ones_like(x))
+
+
+def test_the_halves_case_separates_round_half_even_from_half_up():
+    x, _ = dict((c[0], c[2]) for c in STE_CASES)["halves"]()
+    assert not torch.equal(torch.round(x), torch.floor(x + 0.5))
+
+
+@pytest.mark.parametrize("recipe", [case[2] for case in REPRODUCE_CASES])
+def test_the_reference_snapshot_keeps_w0_and_w_takes_one_step(recipe):
+    w0, lr = recipe()
+    seen = observe_snapshot(reference_snapshot_before_step, w0, lr)
+    assert torch.equal(seen["snapshot"], w0)
+    assert torch.allclose(seen["w"], w0 - lr * 2 * w0)
+    assert not seen["snapshot_shares_storage_with_w"] and not seen["snapshot_requires_grad"]
+    assert seen["w_is_a_leaf_that_requires_grad"]
+
+
+def test_selftest_probes_agree_with_the_chapter():
+    answers = {key: probe() for key, (_q, _kind, probe, _m) in _selftest_expectations().items()}
+    assert answers == {"q1": True, "q2": 4.0, "q3": False, "q4": False, "q5": True}
+
+
+def test_every_exercise_has_visible_and_hidden_cases():
+    for grade_id, exercise in exercises("detach").items():
+        assert exercise.selected(hidden=False), grade_id
+        assert exercise.selected(hidden=True), grade_id
+        names = [case.name for case in exercise.cases]
+        assert len(names) == len(set(names)), grade_id
+
+
+def test_case_inputs_are_fresh_on_every_call():
+    case = exercises("detach")["detach-independent"].cases[0]
+    (first,), (second,) = case.inputs(), case.inputs()
+    assert not same_storage(first, second)
+    with torch.no_grad():
+        first.zero_()
+    assert not torch.equal(first, second)
+
+
+def _answer(grade_id: str, label: str, source: str):
+    namespace = {"torch": torch}
+    exec(compile(source, f"<{label}>", "exec"), namespace)
+    return namespace[exercises("detach")[grade_id].answer]
+
+
+@pytest.mark.parametrize(
+    ("grade_id", "label", "source"),
+    [(gid, label, src) for gid, answers in RIGHT.items() for label, src in answers],
+)
+def test_right_answers_pass_every_case(grade_id, label, source):
+    answer = _answer(grade_id, label, source)
+    assert run(grade_id, answer, hidden=False) == []
+    assert run(grade_id, answer, hidden=True) == []
+
+
+@pytest.mark.parametrize(
+    ("grade_id", "label", "source", "message"),
+    [(gid, label, src, msg) for gid, answers in WRONG.items() for label, src, msg in answers],
+)
+def test_wrong_answers_fail_with_their_misconception(grade_id, label, source, message):
+    answer = _answer(grade_id, label, source)
+    failures = run(grade_id, answer, hidden=False) + run(grade_id, answer, hidden=True)
+    assert failures, f"{label} earned full points"
+    assert any(message in failure.misconception for failure in failures), [f.misconception for f in failures]
