@@ -101,3 +101,14 @@ def test_search_index_knows_the_chapter(site):
     _, html = site
     index = (html / "searchindex.js").read_text()
     assert "stride" in index and "chapters/views" in index
+
+
+def test_chapter_four_shows_its_real_warning_errors_and_loss_curves(site):
+    _, html = site
+    page = (html / "chapters" / "leaves.html").read_text()
+    text = visible_text(page)
+    assert "UserWarning: The .grad attribute of a Tensor that is not a leaf Tensor" in text
+    assert "a leaf Variable that requires grad is being used in an in-place operation" in text
+    assert "Inference tensors cannot be saved for backward" in text
+    assert 'grade("leaves-sgd-step", sgd_step)' in text
+    assert re.search(r'<img[^>]+src="\.\./_images/[0-9a-f]+\.png"', page)
