@@ -5,6 +5,7 @@ It depends only on torch, numpy, matplotlib and ipywidgets.
 """
 
 from stridelab.chain import Op, apply_chain, parse_op, parse_shape, torch_chain
+from stridelab.curves import draw_loss_curves
 from stridelab.explorer import StrideExplorer, explore
 from stridelab.figures import LayoutFigure, draw_layout, slot_color
 from stridelab.layout import (
@@ -34,6 +35,7 @@ __all__ = [
     "contiguous_strides",
     "draw_layout",
     "draw_sharing",
+    "draw_loss_curves",
     "explain_view",
     "explore",
     "infer_view_shape",

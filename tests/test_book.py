@@ -111,3 +111,14 @@ def test_detach_chapter_shows_its_figure_and_real_errors(site):
     assert 'grade("detach-provenance", provenance_grad)' in visible_text(page)
     assert any(image.name in page for image in (html / "_images").glob("*.png"))
     assert "chapters/detach.html" in (html / "book" / "intro.html").read_text()
+
+
+def test_chapter_four_shows_its_real_warning_errors_and_loss_curves(site):
+    _, html = site
+    page = (html / "chapters" / "leaves.html").read_text()
+    text = visible_text(page)
+    assert "UserWarning: The .grad attribute of a Tensor that is not a leaf Tensor" in text
+    assert "a leaf Variable that requires grad is being used in an in-place operation" in text
+    assert "Inference tensors cannot be saved for backward" in text
+    assert 'grade("leaves-sgd-step", sgd_step)' in text
+    assert re.search(r'<img[^>]+src="\.\./_images/[0-9a-f]+\.png"', page)
