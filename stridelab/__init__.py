@@ -1,6 +1,7 @@
 """stridelab: stride-layout maths, figures and an interactive explorer for PyTorch views.
 
 Companion package of Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
+Chapter 5 draws module state maps with it (stridelab.ownership).
 It depends only on torch, numpy, matplotlib and ipywidgets.
 """
 
@@ -19,11 +20,14 @@ from stridelab.layout import (
     overlaps,
     storage_indices,
 )
+from stridelab.ownership import KINDS, StateEntry, draw_state_map, state_kind, state_map
 
 __all__ = [
+    "KINDS",
     "Layout",
     "LayoutFigure",
     "Op",
+    "StateEntry",
     "StrideExplorer",
     "ViewError",
     "ViewVerdict",
@@ -31,6 +35,7 @@ __all__ = [
     "broadcast_dims",
     "contiguous_strides",
     "draw_layout",
+    "draw_state_map",
     "explain_view",
     "explore",
     "infer_view_shape",
@@ -39,6 +44,8 @@ __all__ = [
     "parse_op",
     "parse_shape",
     "slot_color",
+    "state_kind",
+    "state_map",
     "storage_indices",
     "torch_chain",
 ]
