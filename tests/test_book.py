@@ -63,8 +63,8 @@ def test_figures_are_images_that_show_something(site):
     for image in images:
         pixels = matplotlib.image.imread(image)
         assert pixels.std() > 0.05, f"{image.name} is blank"
-    page = chapter_page(html)
-    assert all(image.name in page for image in images)
+    pages = "".join(page.read_text() for page in (html / "chapters").glob("*.html"))
+    assert all(image.name in pages for image in images)
 
 
 def test_widget_state_is_embedded_and_scripts_are_local(site):
@@ -101,3 +101,14 @@ def test_search_index_knows_the_chapter(site):
     _, html = site
     index = (html / "searchindex.js").read_text()
     assert "stride" in index and "chapters/views" in index
+
+
+def test_modules_chapter_shows_its_real_errors_and_state_maps(site):
+    _, html = site
+    page = (html / "chapters" / "modules.html").read_text()
+    text = visible_text(page)
+    for error in ("Missing key(s) in state_dict", "Trying to backward through the graph a second time",
+                  "a leaf Variable that requires grad is being used in an in-place operation",
+                  "expected m1 and m2 to have the same dtype"):
+        assert error in text, error
+    assert len(re.findall(r'<img[^>]+src="[^"]*_images/[^"]+\.png"', page)) >= 2
