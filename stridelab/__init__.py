@@ -1,6 +1,7 @@
 """stridelab: stride-layout maths, figures and an interactive explorer for PyTorch views.
 
 Companion package of Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
+Chapter 5 draws module state maps with it (stridelab.ownership).
 It depends only on torch, numpy, matplotlib and ipywidgets.
 """
 
@@ -20,12 +21,15 @@ from stridelab.layout import (
     overlaps,
     storage_indices,
 )
+from stridelab.ownership import KINDS, StateEntry, draw_state_map, state_kind, state_map
 from stridelab.provenance import Sharing, draw_sharing, probe_sharing
 
 __all__ = [
+    "KINDS",
     "Layout",
     "LayoutFigure",
     "Op",
+    "StateEntry",
     "StrideExplorer",
     "Sharing",
     "ViewError",
@@ -36,6 +40,7 @@ __all__ = [
     "draw_layout",
     "draw_sharing",
     "draw_loss_curves",
+    "draw_state_map",
     "explain_view",
     "explore",
     "infer_view_shape",
@@ -45,6 +50,8 @@ __all__ = [
     "parse_shape",
     "probe_sharing",
     "slot_color",
+    "state_kind",
+    "state_map",
     "storage_indices",
     "torch_chain",
 ]

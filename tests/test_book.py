@@ -122,3 +122,14 @@ def test_chapter_four_shows_its_real_warning_errors_and_loss_curves(site):
     assert "Inference tensors cannot be saved for backward" in text
     assert 'grade("leaves-sgd-step", sgd_step)' in text
     assert re.search(r'<img[^>]+src="\.\./_images/[0-9a-f]+\.png"', page)
+
+
+def test_modules_chapter_shows_its_real_errors_and_state_maps(site):
+    _, html = site
+    page = (html / "chapters" / "modules.html").read_text()
+    text = visible_text(page)
+    for error in ("Missing key(s) in state_dict", "Trying to backward through the graph a second time",
+                  "a leaf Variable that requires grad is being used in an in-place operation",
+                  "expected m1 and m2 to have the same dtype"):
+        assert error in text, error
+    assert len(re.findall(r'<img[^>]+src="[^"]*_images/[^"]+\.png"', page)) >= 2

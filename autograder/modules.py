@@ -1,0 +1,674 @@
+"""Chapter 5, "Parameters, buffers and module ownership": the cases that grade its exercises.
+
+The answers are module classes, so every case is a trusted *driver*: it builds the learner's
+module, runs training and eval forwards, an optimizer step, a ``state_dict`` round trip through
+``torch.save``/``torch.load(weights_only=True)`` or a ``.to()``, and reports what it observed as
+plain data. Expected values come from torch's own modules driven the same way: ``calls`` must
+behave like ``nn.BatchNorm1d``'s ``num_batches_tracked`` (an int64 buffer that counts training
+forwards), ``running_mean`` like the running mean of ``nn.BatchNorm1d(affine=False)``, and the
+weights like those of ``nn.Linear``. Nothing is typed in.
+
+Defined in Chapter 5, "Parameters, buffers and module ownership" (notebooks/modules/modules.ipynb).
+"""
+
+from __future__ import annotations
+
+import io
+import operator
+from collections.abc import Callable
+from typing import Any
+
+import torch
+from torch import nn
+
+from autograder.checks import AnswerTypeError, Case, Diagnosis, close, exercise, require_dict
+from stridelab.ownership import state_kind
+
+CHAPTER = "modules"
+IN_FEATURES, OUT_FEATURES = 3, 2
+BATCH = 5
+
+
+def batches(count: int, seed: int, requires_grad: bool = False) -> tuple[torch.Tensor, ...]:
+    """``count`` deterministic ``(BATCH, IN_FEATURES)`` batches, shifted so their means differ from 0."""
+    generator = torch.Generator().manual_seed(seed)
+    made = [torch.randn(BATCH, IN_FEATURES, generator=generator) + torch.arange(1.0, IN_FEATURES + 1)
+            for _ in range(count)]
+    return tuple(x.requires_grad_(requires_grad) for x in made)
+
+
+def round_trip(module: nn.Module, fresh: nn.Module) -> nn.Module:
+    """Save ``module``'s state_dict to bytes and load it into ``fresh``, as a checkpoint would."""
+    buffer = io.BytesIO()
+    torch.save(module.state_dict(), buffer)
+    buffer.seek(0)
+    fresh.load_state_dict(torch.load(buffer, weights_only=True))
+    return fresh
+
+
+def module_class(answer: str) -> Callable[[Any], None]:
+    """A whole-answer check: the answer is a subclass of ``nn.Module``."""
+
+    def check(value: Any) -> None:
+        if not (isinstance(value, type) and issubclass(value, nn.Module)):
+            raise AnswerTypeError(f"{answer} must be a class that subclasses torch.nn.Module, found {value!r}")
+
+    return check
+
+
+def _close_or_equal(returns: str) -> Callable[[Any, Any], bool]:
+    """Tensors agree within floating-point tolerance; anything else must be equal."""
+    return close if returns == "tensor" else operator.eq
+
+
+def _found(value: object) -> Callable[[Any, tuple], bool]:
+    return lambda found, _inputs: found == value
+
+
+def kind_diagnoses(name: str) -> tuple[Diagnosis, ...]:
+    """What each wrong kind of state says about the learner's model of modules."""
+    return (
+        Diagnosis(_found("plain tensor"), PLAIN_TENSOR.format(name=name)),
+        Diagnosis(_found("non-persistent buffer"), NON_PERSISTENT.format(name=name)),
+        Diagnosis(_found("parameter"), PARAMETER.format(name=name)),
+        Diagnosis(_found("plain value"), PLAIN_VALUE.format(name=name)),
+        Diagnosis(_found("missing"), f"the module has no attribute {name}: register it in __init__."),
+    )
+
+
+PLAIN_TENSOR = (
+    "a tensor assigned as a plain attribute (self.{name} = torch.zeros(...)) is invisible to the module: "
+    "not in state_dict(), not moved by .to(); register it with self.register_buffer(\"{name}\", ...)."
+)
+NON_PERSISTENT = (
+    "register_buffer(..., persistent=False) keeps {name} out of state_dict(), so a checkpoint loses it; "
+    "state that must survive a save and load is a persistent buffer (the default)."
+)
+PARAMETER = (
+    "{name} is state, not something to learn: as an nn.Parameter (even with requires_grad=False) "
+    "parameters() hands it to the optimizer; a buffer is saved and moved but never optimized."
+)
+PLAIN_VALUE = (
+    "a Python number attribute is not module state: state_dict() does not save it and .to() does not "
+    "move it; keep {name} in a tensor registered with register_buffer."
+)
+
+
+# --------------------------------------------------------------------------- modules-counting-linear
+# The learner's `calls` must behave like BatchNorm's `num_batches_tracked`: the drivers take a
+# module factory and the counter's name, and run the same on both.
+Factory = Callable[[], nn.Module]
+
+
+def _counter(module: nn.Module, counter: str) -> Any:
+    return getattr(module, counter)
+
+
+def observe_counter_kind(make: Factory, counter: str) -> str:
+    """How the module holds its counter."""
+    return state_kind(make(), counter)
+
+
+def observe_counter_type(make: Factory, counter: str) -> tuple:
+    """The counter's dtype and shape (or the type of what it is instead)."""
+    value = _counter(make(), counter)
+    if not isinstance(value, torch.Tensor):
+        return (type(value).__name__,)
+    return str(value.dtype), tuple(value.shape)
+
+
+def observe_counts(make: Factory, counter: str, schedule: str, *xs: torch.Tensor) -> int:
+    """Run forwards in the modes of ``schedule`` (``t`` training, ``e`` eval), read the counter."""
+    module = make()
+    with torch.no_grad():
+        for mode, x in zip(schedule, xs, strict=True):
+            module.train(mode == "t")
+            module(x)
+    return int(_counter(module, counter))
+
+
+def observe_count_round_trip(make: Factory, counter: str, *xs: torch.Tensor) -> int:
+    """Train on the batches, save and load into a fresh module, read the fresh module's counter."""
+    module = make()
+    with torch.no_grad():
+        for x in xs:
+            module(x)
+    return int(_counter(round_trip(module, make()), counter))
+
+
+def observe_counter_device(make: Factory, counter: str, x: torch.Tensor) -> str:
+    """After a training forward, move the module to the meta device: where is the counter?"""
+    module = make()
+    with torch.no_grad():
+        module(x)
+    module.to("meta")
+    value = _counter(module, counter)
+    return value.device.type if isinstance(value, torch.Tensor) else type(value).__name__
+
+
+def observe_counter_grad(make: Factory, counter: str, x: torch.Tensor) -> tuple[bool, bool]:
+    """After a forward and backward: does the counter require grad, does parameters() yield it?"""
+    module = make()
+    module(x).sum().backward()
+    value = _counter(module, counter)
+    return bool(getattr(value, "requires_grad", False)), any(p is value for p in module.parameters())
+
+
+def observe_training(make: Factory, _counter_name: str, x: torch.Tensor, target: torch.Tensor) -> dict:
+    """One SGD step on a squared error: how many scalars train, and whether the step helps."""
+    module = make()
+    optimizer = torch.optim.SGD(module.parameters(), lr=1e-2)
+    scalars = sum(p.numel() for p in module.parameters() if p.requires_grad)
+    loss = ((module(x) - target) ** 2).mean()
+    optimizer.zero_grad()
+    loss.backward()
+    all_have_grads = scalars > 0 and all(p.grad is not None for p in module.parameters())
+    optimizer.step()
+    with torch.no_grad():
+        improved = bool(((module(x) - target) ** 2).mean() < loss)
+    return {"trainable scalars": scalars, "every parameter gets a gradient": all_have_grads,
+            "one step lowers the loss": improved}
+
+
+def _answer_factory(answer: type) -> Factory:
+    return lambda: answer(IN_FEATURES, OUT_FEATURES)
+
+
+def _batchnorm_factory() -> nn.Module:
+    return nn.BatchNorm1d(IN_FEATURES)
+
+
+COUNTS_TRAINING = "calls goes up by one per forward pass in training mode (module.training is True)."
+SKIPS_EVAL = (
+    "calls counts forward passes in training mode only: check self.training, which model.eval() "
+    "sets to False, before counting."
+)
+ROUND_TRIP = (
+    "the count must survive a state_dict round trip: only parameters and persistent buffers are in "
+    "state_dict(), and load_state_dict() restores exactly those."
+)
+COUNTER_TYPE = (
+    "calls is a 0-dim int64 tensor, torch.zeros((), dtype=torch.int64), as BatchNorm's "
+    "num_batches_tracked: an integer count, kept in a tensor so the module can save and move it."
+)
+WEIGHTS_TRAIN = (
+    "the weights must be nn.Parameter (or come from an nn.Linear submodule): a tensor attribute that "
+    "requires grad is not registered, so parameters() and the optimizer never see it."
+)
+
+counting_exercise = exercise("modules-counting-linear", "CountingLinear", require=module_class("CountingLinear"))
+_COUNTING_CASES = [
+    # name, probe, driver, inputs, returns, otherwise, diagnoses, hidden
+    ("kind", "how CountingLinear(3, 2) holds calls", observe_counter_kind, lambda: (), "str",
+     PLAIN_TENSOR.format(name="calls"), kind_diagnoses("calls"), False),
+    ("dtype-shape", "(dtype, shape) of CountingLinear(3, 2).calls", observe_counter_type, lambda: (),
+     "observation", COUNTER_TYPE, (), False),
+    ("counts-training", "calls after 3 training forwards", observe_counts, lambda: ("ttt", *batches(3, 1)),
+     "int", COUNTS_TRAINING, (), False),
+    ("skips-eval", "calls after 2 training, 3 eval and 1 training forwards", observe_counts,
+     lambda: ("tteeet", *batches(6, 2)), "int", SKIPS_EVAL, (), False),
+    ("round-trip", "calls of a fresh module after load_state_dict (4 training forwards saved)",
+     observe_count_round_trip, lambda: batches(4, 3), "int", ROUND_TRIP, (), True),
+    ("moves-with-to", 'calls.device.type after module.to("meta")', observe_counter_device,
+     lambda: batches(1, 4), "str", PLAIN_TENSOR.format(name="calls"), (), True),
+    ("never-requires-grad", "(calls.requires_grad, calls in parameters()) after backward",
+     observe_counter_grad, lambda: batches(1, 5), "observation", PARAMETER.format(name="calls"), (), True),
+    ("weights-train", "one SGD step on CountingLinear(3, 2)", observe_training,
+     lambda: (*batches(1, 6), torch.ones(BATCH, OUT_FEATURES)), "observation", WEIGHTS_TRAIN, (), True),
+]
+
+
+def _expect_counting(driver: Callable[..., Any]) -> Callable[..., Any]:
+    """The same driver on torch's own modules: BatchNorm's counter, or nn.Linear's weights."""
+    if driver is observe_training:
+        return lambda *inputs: driver(lambda: nn.Linear(IN_FEATURES, OUT_FEATURES), "", *inputs)
+    return lambda *inputs: driver(_batchnorm_factory, "num_batches_tracked", *inputs)
+
+
+for _name, _probe, _driver, _inputs, _returns, _otherwise, _diagnoses, _hidden in _COUNTING_CASES:
+    counting_exercise.cases.append(
+        Case(
+            exercise="modules-counting-linear",
+            name=_name,
+            answer="CountingLinear",
+            probe=_probe,
+            inputs=_inputs,
+            expect=_expect_counting(_driver),
+            returns=_returns,
+            otherwise=_otherwise,
+            diagnoses=_diagnoses,
+            hidden=_hidden,
+            call=lambda answer, *inputs, driver=_driver: driver(_answer_factory(answer), "calls", *inputs),
+        )
+    )
+
+# --------------------------------------------------------------------------- modules-running-mean
+def _reference(momentum: float) -> nn.BatchNorm1d:
+    """Torch's own running mean: BatchNorm without the affine parameters."""
+    return nn.BatchNorm1d(IN_FEATURES, momentum=momentum, affine=False)
+
+
+def _running(module: nn.Module) -> torch.Tensor:
+    # detach() gives a plain tensor even when running_mean is (wrongly) a Parameter.
+    return torch.as_tensor(module.running_mean).detach().clone()
+
+
+def observe_running_kind(make: Factory) -> str:
+    return state_kind(make(), "running_mean")
+
+
+def observe_train_output(make: Factory, x: torch.Tensor) -> torch.Tensor:
+    return make()(x).detach()
+
+
+def observe_running_mean(make: Factory, *xs: torch.Tensor) -> torch.Tensor:
+    """running_mean after a training forward on each batch."""
+    module = make()
+    for x in xs:
+        module(x)
+    return _running(module)
+
+
+def observe_eval_output(make: Factory, x: torch.Tensor, *xs: torch.Tensor) -> torch.Tensor:
+    """Train on ``xs``, then the output of one eval forward on ``x``."""
+    module = make()
+    for batch in xs:
+        module(batch)
+    module.eval()
+    return module(x).detach()
+
+
+def observe_eval_frozen(make: Factory, *xs: torch.Tensor) -> torch.Tensor:
+    """Train on the first two batches, run the others in eval: running_mean at the end."""
+    module = make()
+    for i, x in enumerate(xs):
+        module.train(i < 2)
+        module(x)
+    return _running(module)
+
+
+def observe_running_graph(make: Factory, x: torch.Tensor) -> tuple[bool, bool]:
+    """After a training forward on an input that requires grad: does running_mean carry a graph?"""
+    module = make()
+    module(x)
+    running = module.running_mean
+    return bool(running.requires_grad), running.grad_fn is not None
+
+
+def observe_round_trip_eval(make: Factory, x: torch.Tensor, *xs: torch.Tensor) -> torch.Tensor:
+    """Train on ``xs``, save and load into a fresh module, eval output of the fresh one on ``x``."""
+    module = make()
+    for batch in xs:
+        module(batch)
+    fresh = round_trip(module, make())
+    fresh.eval()
+    return fresh(x).detach()
+
+
+def observe_running_dtype(make: Factory, x: torch.Tensor) -> str:
+    module = make()
+    module(x)
+    module.to(torch.float64)
+    return str(module.running_mean.dtype)
+
+
+def _batch_means(xs: tuple[torch.Tensor, ...]) -> list[torch.Tensor]:
+    return [x.detach().mean(0) for x in xs]
+
+
+def _reversed_momentum(found: Any, inputs: tuple) -> bool:
+    """running_mean <- momentum * running_mean + (1 - momentum) * batch mean (PyTorch's is the other way)."""
+    running = torch.zeros(IN_FEATURES)
+    for mean in _batch_means(inputs):
+        running = 0.1 * running + 0.9 * mean
+    return type(found) is torch.Tensor and torch.allclose(found, running, atol=1e-5)
+
+
+def _from_first_batch(found: Any, inputs: tuple) -> bool:
+    """Started from the first batch's mean instead of zeros."""
+    means = _batch_means(inputs)
+    running = means[0]
+    for mean in means[1:]:
+        running = 0.9 * running + 0.1 * mean
+    return type(found) is torch.Tensor and torch.allclose(found, running, atol=1e-5)
+
+
+def _last_batch(found: Any, inputs: tuple) -> bool:
+    return type(found) is torch.Tensor and torch.allclose(found, _batch_means(inputs)[-1], atol=1e-5)
+
+
+def _batch_centred(found: Any, inputs: tuple) -> bool:
+    x = inputs[0].detach()
+    return type(found) is torch.Tensor and found.shape == x.shape and torch.allclose(found, x - x.mean(0), atol=1e-5)
+
+
+def _updated_in_eval(found: Any, inputs: tuple) -> bool:
+    """The eval batches moved running_mean too."""
+    running = torch.zeros(IN_FEATURES)
+    for mean in _batch_means(inputs):
+        running = 0.9 * running + 0.1 * mean
+    return type(found) is torch.Tensor and torch.allclose(found, running, atol=1e-5)
+
+
+MOMENTUM = (
+    "BatchNorm's momentum weights the new batch: running_mean <- (1 - momentum) * running_mean + "
+    "momentum * x.mean(0), starting from zeros; it is not the weight of the old value."
+)
+START_ZEROS = "running_mean starts from zeros (as BatchNorm's does), not from the first batch's mean."
+RUNNING_UPDATE = (
+    "in training, running_mean <- (1 - momentum) * running_mean + momentum * x.mean(0) once per forward, "
+    "starting from zeros, with the momentum given to __init__."
+)
+TRAIN_OUTPUT = "in training the module returns x - x.mean(0): centred by the current batch's own mean."
+EVAL_OUTPUT = (
+    "in eval the module returns x - running_mean: the batch's own mean is what training uses; eval must "
+    "not depend on which other samples share the batch."
+)
+EVAL_FROZEN = "in eval (self.training False) the forward must not update running_mean."
+NO_GRAPH = (
+    "the running-mean update must not build a graph: do it under torch.no_grad() (or from x.detach()), "
+    "in place; otherwise running_mean requires grad and drags every past batch's graph along."
+)
+FLOAT64 = "module.to(torch.float64) casts buffers and parameters; running_mean must be a registered buffer."
+
+running_exercise = exercise("modules-running-mean", "RunningMean", require=module_class("RunningMean"))
+_RUNNING_CASES = [
+    # name, probe, driver, inputs, reference momentum, returns, otherwise, diagnoses, hidden
+    ("kind", "how RunningMean(3) holds running_mean", observe_running_kind, lambda: (), 0.1, "str",
+     PLAIN_TENSOR.format(name="running_mean"), kind_diagnoses("running_mean"), False),
+    ("train-output", "RunningMean(3)(x) in training", observe_train_output, lambda: batches(1, 11), 0.1,
+     "tensor", TRAIN_OUTPUT, (), False),
+    ("running-after-3", "running_mean after 3 training forwards", observe_running_mean,
+     lambda: batches(3, 12), 0.1, "tensor", RUNNING_UPDATE,
+     (Diagnosis(_reversed_momentum, MOMENTUM), Diagnosis(_from_first_batch, START_ZEROS),
+      Diagnosis(_last_batch, RUNNING_UPDATE)), False),
+    ("no-graph", "(running_mean.requires_grad, has grad_fn) after a forward on x.requires_grad_()",
+     observe_running_graph, lambda: batches(1, 13, requires_grad=True), 0.1, "observation", NO_GRAPH, (), False),
+    ("eval-output", "eval output after 3 training forwards", observe_eval_output, lambda: batches(4, 14), 0.1,
+     "tensor", EVAL_OUTPUT, (Diagnosis(_batch_centred, EVAL_OUTPUT),), True),
+    ("eval-frozen", "running_mean after 2 training and 2 eval forwards", observe_eval_frozen,
+     lambda: batches(4, 15), 0.1, "tensor", EVAL_FROZEN, (Diagnosis(_updated_in_eval, EVAL_FROZEN),), True),
+    ("momentum", "running_mean of RunningMean(3, momentum=0.5) after 2 training forwards",
+     observe_running_mean, lambda: batches(2, 16), 0.5, "tensor", RUNNING_UPDATE, (), True),
+    ("round-trip", "eval output of a fresh module after load_state_dict", observe_round_trip_eval,
+     lambda: batches(3, 17), 0.1, "tensor", NON_PERSISTENT.format(name="running_mean"), (), True),
+    ("float64", "running_mean.dtype after module.to(torch.float64)", observe_running_dtype,
+     lambda: batches(1, 18), 0.1, "str", FLOAT64, (), True),
+]
+
+
+def _expect_running(driver: Callable[..., Any], momentum: float) -> Callable[..., Any]:
+    if driver is observe_running_kind:
+        return lambda: driver(lambda: _reference(momentum))
+    if driver is observe_train_output:
+        # BatchNorm's training output is also divided by the batch's spread: compute the centring here.
+        return lambda x: x.detach() - x.detach().mean(0)
+    if driver in (observe_eval_output, observe_round_trip_eval):
+        return lambda x, *xs: x.detach() - observe_running_mean(lambda: _reference(momentum), *xs)
+    return lambda *inputs: driver(lambda: _reference(momentum), *inputs)
+
+
+for _name, _probe, _driver, _inputs, _momentum, _returns, _otherwise, _diagnoses, _hidden in _RUNNING_CASES:
+    running_exercise.cases.append(
+        Case(
+            exercise="modules-running-mean",
+            name=_name,
+            answer="RunningMean",
+            probe=_probe,
+            inputs=_inputs,
+            expect=_expect_running(_driver, _momentum),
+            returns=_returns,
+            otherwise=_otherwise,
+            diagnoses=_diagnoses,
+            hidden=_hidden,
+            call=lambda answer, *inputs, driver=_driver, m=_momentum: driver(
+                (lambda: answer(IN_FEATURES)) if m == 0.1 else (lambda: answer(IN_FEATURES, momentum=m)), *inputs),
+            agree=_close_or_equal(_returns),
+        )
+    )
+
+
+# --------------------------------------------------------------------------- modules-count-params
+class TiedLanguageModel(nn.Module):
+    """An embedding whose weight is also the output layer's: one tensor, two names."""
+
+    def __init__(self, vocabulary: int = 10, width: int = 4) -> None:
+        super().__init__()
+        self.embed = nn.Embedding(vocabulary, width)
+        self.mix = nn.Linear(width, width)
+        self.head = nn.Linear(width, vocabulary, bias=False)
+        self.head.weight = self.embed.weight
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        return self.head(torch.tanh(self.mix(self.embed(tokens))))
+
+
+class WithPlainTensor(nn.Module):
+    """A linear layer plus a tensor attribute that requires grad but was never registered."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.linear = nn.Linear(4, 2)
+        self.scale = torch.ones(2, requires_grad=True)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.linear(x) * self.scale
+
+
+def _linear() -> tuple[nn.Module]:
+    return (nn.Linear(4, 3),)
+
+
+def _nested() -> tuple[nn.Module]:
+    return (nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Sequential(nn.Linear(8, 8), nn.Tanh(), nn.Linear(8, 2))),)
+
+
+def _frozen_bias() -> tuple[nn.Module]:
+    layer = nn.Linear(4, 3)
+    layer.bias.requires_grad_(False)
+    return (layer,)
+
+
+def _with_batchnorm() -> tuple[nn.Module]:
+    return (nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.ReLU()),)
+
+
+def _reused_layer() -> tuple[nn.Module]:
+    layer = nn.Linear(4, 4)
+    return (nn.Sequential(layer, nn.ReLU(), layer),)
+
+
+def _frozen_backbone() -> tuple[nn.Module]:
+    backbone, head = nn.Linear(6, 4), nn.Linear(4, 2)
+    backbone.requires_grad_(False)
+    return (nn.Sequential(backbone, nn.ReLU(), head),)
+
+
+def trainable_scalars(module: nn.Module) -> int:
+    """Trusted reference: ``parameters()`` yields each tensor once, tied or reused ones included."""
+    return sum(p.numel() for p in module.parameters() if p.requires_grad)
+
+
+def _counts(counter: Callable[[nn.Module], int]) -> Callable[[Any, tuple], bool]:
+    return lambda found, inputs: type(found) is int and found == counter(inputs[0])
+
+
+TENSORS = "count scalars, not tensors: each parameter contributes p.numel() numbers."
+FROZEN = "a parameter with requires_grad=False is frozen: it is not trainable, so it does not count."
+TIED = (
+    "a tied (shared) weight is one tensor under two names: count it once. parameters() already yields "
+    "each tensor once; named_parameters(remove_duplicate=False) and state_dict() list it under both names."
+)
+STATE_DICT = (
+    "state_dict() holds buffers (BatchNorm's running statistics and num_batches_tracked) and every name of a "
+    "tied weight: it is what a checkpoint saves, not what the optimizer trains."
+)
+RECURSE = "parameters live in submodules too: module.parameters() recurses into every child module."
+PLAIN = "a tensor attribute is not a parameter, even if it requires grad: only registered nn.Parameters count."
+
+count_exercise = exercise("modules-count-params", "count_parameters")
+_COUNT_CASES = [
+    ("linear", "count_parameters(nn.Linear(4, 3))", _linear, TENSORS, False),
+    ("nested", "count_parameters(nested nn.Sequential of three nn.Linear)", _nested, RECURSE, False),
+    ("tied", "count_parameters(embedding tied to the output layer)", lambda: (TiedLanguageModel(),), TIED, False),
+    ("frozen-bias", "count_parameters(nn.Linear(4, 3) with a frozen bias)", _frozen_bias, FROZEN, False),
+    ("batchnorm", "count_parameters(Linear, BatchNorm1d, ReLU)", _with_batchnorm, STATE_DICT, True),
+    ("reused-layer", "count_parameters(the same nn.Linear used twice)", _reused_layer, TIED, True),
+    ("frozen-backbone", "count_parameters(frozen backbone, trainable head)", _frozen_backbone, FROZEN, True),
+    ("plain-tensor", "count_parameters(module with a plain tensor attribute)", lambda: (WithPlainTensor(),), PLAIN,
+     True),
+    ("no-parameters", "count_parameters(nn.ReLU())", lambda: (nn.ReLU(),), TENSORS, True),
+]
+_COUNT_DIAGNOSES = (
+    Diagnosis(_counts(lambda m: len(list(m.parameters()))), TENSORS),
+    Diagnosis(_counts(lambda m: sum(p.numel() for p in m.parameters())), FROZEN),
+    Diagnosis(_counts(lambda m: sum(p.numel() for _, p in m.named_parameters(remove_duplicate=False)
+                                    if p.requires_grad)), TIED),
+    Diagnosis(_counts(lambda m: sum(t.numel() for t in m.state_dict().values())), STATE_DICT),
+    Diagnosis(_counts(lambda m: sum(p.numel() for p in m.parameters(recurse=False) if p.requires_grad)), RECURSE),
+)
+for _name, _probe, _inputs, _otherwise, _hidden in _COUNT_CASES:
+    count_exercise.cases.append(
+        Case(
+            exercise="modules-count-params",
+            name=_name,
+            answer="count_parameters",
+            probe=_probe,
+            inputs=_inputs,
+            expect=trainable_scalars,
+            returns="int",
+            otherwise=_otherwise,
+            diagnoses=_COUNT_DIAGNOSES,
+            hidden=_hidden,
+        )
+    )
+
+
+# --------------------------------------------------------------------------- modules-batchnorm (reproduce)
+def batchnorm_story() -> dict[str, object]:
+    """The reproduction task, run: ``bn = nn.BatchNorm1d(3)``, two training forwards, one eval
+    forward, then ``bn.to(torch.float64)``; what each question asks, read off torch."""
+    bn = nn.BatchNorm1d(3)
+    story: dict[str, object] = {
+        "parameters": len(list(bn.parameters())),
+        "state_dict": len(bn.state_dict()),
+    }
+    for x in batches(2, 21):
+        bn(x)
+    story["tracked_after_train"] = int(bn.num_batches_tracked)
+    bn.eval()
+    bn(batches(1, 22)[0])
+    story["tracked_after_eval"] = int(bn.num_batches_tracked)
+    bn.to(torch.float64)
+    story["tracked_dtype_after_to"] = str(bn.num_batches_tracked.dtype)
+    story["mean_dtype_after_to"] = str(bn.running_mean.dtype)
+    return story
+
+
+BATCHNORM_QUESTIONS = {
+    "parameters": ("int", "how many tensors does bn.parameters() yield?",
+                   "BatchNorm's learnable scale (weight) and shift (bias) are its only parameters; the running "
+                   "statistics are buffers."),
+    "state_dict": ("int", "how many entries does bn.state_dict() hold?",
+                   "state_dict() holds the parameters and every persistent buffer: weight, bias, running_mean, "
+                   "running_var and num_batches_tracked."),
+    "tracked_after_train": ("int", "bn.num_batches_tracked after two training forwards",
+                            "num_batches_tracked goes up by one per forward in training mode."),
+    "tracked_after_eval": ("int", "bn.num_batches_tracked after one more forward in eval mode",
+                           "in eval mode BatchNorm reads its running statistics and updates nothing, "
+                           "num_batches_tracked included."),
+    "tracked_dtype_after_to": ("str", "str(bn.num_batches_tracked.dtype) after bn.to(torch.float64)",
+                               ".to(dtype) casts floating-point parameters and buffers only: the integer counter "
+                               "moves with the module but stays torch.int64."),
+    "mean_dtype_after_to": ("str", "str(bn.running_mean.dtype) after bn.to(torch.float64)",
+                            ".to(dtype) casts floating-point buffers as well as parameters: running_mean becomes "
+                            "torch.float64."),
+}
+
+batchnorm_exercise = exercise(
+    "modules-batchnorm", "BATCHNORM", require=require_dict("BATCHNORM", list(BATCHNORM_QUESTIONS))
+)
+for _key, (_kind, _question, _message) in BATCHNORM_QUESTIONS.items():
+    batchnorm_exercise.cases.append(
+        Case(
+            exercise="modules-batchnorm",
+            name=_key,
+            answer="BATCHNORM",
+            probe=f"BATCHNORM[{_key!r}] ({_question})",
+            inputs=lambda k=_key: (k,),
+            expect=lambda k: batchnorm_story()[k],
+            returns=_kind,
+            otherwise=_message,
+            entry=True,
+            hidden=_key in ("tracked_after_eval", "tracked_dtype_after_to"),
+        )
+    )
+
+
+# --------------------------------------------------------------------------- modules-selftest
+class _Holder(nn.Module):
+    """A module with one non-persistent buffer and one plain tensor attribute."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("scratch", torch.zeros(2), persistent=False)
+        self.plain = torch.zeros(2)
+
+
+def _optimizer_keeps_the_object() -> bool:
+    layer = nn.Linear(2, 1)
+    weight = layer.weight
+    optimizer = torch.optim.SGD(layer.parameters(), lr=0.1)
+    layer(torch.ones(1, 2)).sum().backward()
+    optimizer.step()
+    return layer.weight is weight
+
+
+def _eval_changes_running_mean() -> bool:
+    bn = nn.BatchNorm1d(3).eval()
+    before = bn.running_mean.clone()
+    bn(batches(1, 31)[0])
+    return not torch.equal(before, bn.running_mean)
+
+
+def _selftest_expectations() -> dict[str, tuple[str, str, object, str]]:
+    """Question key -> (question, result kind, expected value, misconception)."""
+    lin = nn.Linear(4, 4)
+    return {
+        "q1": ("Is a buffer registered with persistent=False in state_dict()?", "bool",
+               "scratch" in _Holder().state_dict(),
+               "persistent=False is exactly what keeps a buffer out of state_dict(); it still moves with .to()."),
+        "q2": ("Does module.to(torch.float64) cast a plain float tensor attribute (self.t = torch.zeros(2))?", "bool",
+               _Holder().to(torch.float64).plain.dtype == torch.float64,
+               ".to() walks parameters and buffers only; a plain tensor attribute keeps its dtype and device."),
+        "q3": ("lin = nn.Linear(4, 4); how many tensors does nn.Sequential(lin, nn.ReLU(), lin).parameters() yield?",
+               "int", len(list(nn.Sequential(lin, nn.ReLU(), lin).parameters())),
+               "parameters() yields each tensor once, however many times a module is reused."),
+        "q4": ("After optimizer.step(), is layer.weight the same Python object as before?", "bool",
+               _optimizer_keeps_the_object(),
+               "the optimizer updates parameters in place (under no_grad); it never replaces them."),
+        "q5": ("Does a BatchNorm1d forward in eval mode change running_mean?", "bool", _eval_changes_running_mean(),
+               "in eval mode BatchNorm uses its running statistics and does not update them."),
+    }
+
+
+SELFTEST_QUESTIONS = {key: q[0] for key, q in _selftest_expectations().items()}
+
+selftest_exercise = exercise(
+    "modules-selftest", "SELFTEST", require=require_dict("SELFTEST", list(SELFTEST_QUESTIONS))
+)
+for _key, (_question, _kind, _value, _message) in _selftest_expectations().items():
+    selftest_exercise.cases.append(
+        Case(
+            exercise="modules-selftest",
+            name=_key,
+            answer="SELFTEST",
+            probe=f"SELFTEST[{_key!r}] ({_question})",
+            inputs=lambda k=_key: (k,),
+            expect=lambda k: _selftest_expectations()[k][2],
+            returns=_kind,
+            otherwise=_message,
+            entry=True,
+            hidden=_key in ("q4", "q5"),
+        )
+    )

@@ -1,0 +1,251 @@
+"""Answers learners write for Chapter 5, right and wrong, as answer-cell sources.
+
+Each wrong answer names the misconception message its test cells must report. The grader tests
+put these into real submissions and grade them with nbgrader.
+"""
+
+from autograder.modules import (
+    BATCHNORM_QUESTIONS,
+    EVAL_FROZEN,
+    EVAL_OUTPUT,
+    FROZEN,
+    MOMENTUM,
+    NO_GRAPH,
+    NON_PERSISTENT,
+    PARAMETER,
+    PLAIN_TENSOR,
+    PLAIN_VALUE,
+    RECURSE,
+    SKIPS_EVAL,
+    START_ZEROS,
+    STATE_DICT,
+    TENSORS,
+    TIED,
+    WEIGHTS_TRAIN,
+)
+
+COUNTING_HEAD = '''
+class CountingLinear(nn.Module):
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.linear = nn.Linear(in_features, out_features)
+'''
+
+
+def counting(init: str, forward: str) -> str:
+    """A CountingLinear around nn.Linear, with the given counter registration and counting line."""
+    return COUNTING_HEAD + f"        {init}\n\n    def forward(self, x):\n{forward}        return self.linear(x)\n"
+
+
+RUNNING_HEAD = '''
+class RunningMean(nn.Module):
+    def __init__(self, num_features, momentum=0.1):
+        super().__init__()
+        self.momentum = momentum
+'''
+
+
+def running(init: str, forward: str) -> str:
+    """A RunningMean with the given state registration and forward body."""
+    return RUNNING_HEAD + f"        {init}\n\n    def forward(self, x):\n{forward}"
+
+
+RUNNING_REFERENCE_FORWARD = '''        if self.training:
+            mean = x.mean(0)
+            with torch.no_grad():
+                self.running_mean.mul_(1 - self.momentum).add_(self.momentum * mean)
+            return x - mean
+        return x - self.running_mean
+'''
+BUFFER = 'self.register_buffer("running_mean", torch.zeros(num_features))'
+
+
+def count(body: str) -> str:
+    return f"def count_parameters(module):\n{body}"
+
+
+def batchnorm(**changes: object) -> str:
+    values = {"parameters": 2, "state_dict": 5, "tracked_after_train": 2, "tracked_after_eval": 2,
+              "tracked_dtype_after_to": "torch.int64", "mean_dtype_after_to": "torch.float64"} | changes
+    return f"BATCHNORM = {values!r}"
+
+
+def selftest(**changes: object) -> str:
+    values = {"q1": False, "q2": False, "q3": 2, "q4": True, "q5": False} | changes
+    return f"SELFTEST = {values!r}"
+
+
+RIGHT = {
+    "modules-batchnorm": [
+        ("literal", batchnorm()),
+        ("computed", 'bn = nn.BatchNorm1d(3)\n'
+                     'BATCHNORM = {"parameters": len(list(bn.parameters())), "state_dict": len(bn.state_dict()),\n'
+                     '             "tracked_after_train": 2, "tracked_after_eval": 2,\n'
+                     '             "tracked_dtype_after_to": str(torch.int64),\n'
+                     '             "mean_dtype_after_to": "torch.float64"}'),
+    ],
+    "modules-counting-linear": [
+        ("wraps-linear", counting('self.register_buffer("calls", torch.zeros((), dtype=torch.int64))',
+                                  "        if self.training:\n            self.calls += 1\n")),
+        ("own-parameters", '''
+class CountingLinear(nn.Module):
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(out_features, in_features) / in_features ** 0.5)
+        self.bias = nn.Parameter(torch.zeros(out_features))
+        self.register_buffer("calls", torch.tensor(0))
+
+    def forward(self, x):
+        if self.training:
+            self.calls = self.calls + 1
+        return x @ self.weight.T + self.bias
+'''),
+        ("subclass-linear", '''
+class CountingLinear(nn.Linear):
+    def __init__(self, in_features, out_features):
+        super().__init__(in_features, out_features)
+        self.register_buffer("calls", torch.zeros([], dtype=torch.long))
+
+    def forward(self, x):
+        if self.training:
+            with torch.no_grad():
+                self.calls.add_(1)
+        return super().forward(x)
+'''),
+    ],
+    "modules-running-mean": [
+        ("mul-add-no-grad", running(BUFFER, RUNNING_REFERENCE_FORWARD)),
+        ("lerp-detach", running(BUFFER, '''        if not self.training:
+            return x - self.running_mean
+        mean = x.mean(dim=0)
+        self.running_mean.lerp_(mean.detach(), self.momentum)
+        return x - mean
+''')),
+        ("rebind-no-grad", running('self.register_buffer("running_mean", torch.zeros(num_features), persistent=True)',
+                                   '''        if self.training:
+            mean = x.mean(0)
+            with torch.no_grad():
+                self.running_mean = (1 - self.momentum) * self.running_mean + self.momentum * mean
+            return x - mean
+        return x - self.running_mean
+''')),
+    ],
+    "modules-count-params": [
+        ("parameters", count("    return sum(p.numel() for p in module.parameters() if p.requires_grad)\n")),
+        ("dedupe-by-id", count('''    seen = {}
+    for _name, p in module.named_parameters(remove_duplicate=False):
+        if p.requires_grad:
+            seen[id(p)] = p.numel()
+    return sum(seen.values())
+''')),
+        ("walk-modules", count('''    seen, total = set(), 0
+    for sub in module.modules():
+        for p in sub.parameters(recurse=False):
+            if p.requires_grad and id(p) not in seen:
+                seen.add(id(p))
+                total += p.numel()
+    return int(total)
+''')),
+    ],
+    "modules-selftest": [
+        ("literal", selftest()),
+        ("computed", 'SELFTEST = {"q1": False, "q2": False, "q3": len({id(p) for p in nn.Linear(4, 4).parameters()}),\n'
+                     '            "q4": True, "q5": False}'),
+    ],
+}
+
+# (label, answer source, message the grade must contain)
+WRONG = {
+    "modules-batchnorm": [
+        ("running-stats-are-parameters", batchnorm(parameters=4), BATCHNORM_QUESTIONS["parameters"][2]),
+        ("forgets-the-counter", batchnorm(state_dict=4), BATCHNORM_QUESTIONS["state_dict"][2]),
+        ("eval-counts", batchnorm(tracked_after_eval=3), BATCHNORM_QUESTIONS["tracked_after_eval"][2]),
+        ("to-casts-integers", batchnorm(tracked_dtype_after_to="torch.float64"),
+         BATCHNORM_QUESTIONS["tracked_dtype_after_to"][2]),
+        ("dtype-objects",
+         batchnorm().replace("'torch.int64'", "torch.int64").replace("'torch.float64'", "torch.float64"),
+         "expected a str"),
+    ],
+    "modules-counting-linear": [
+        ("plain-tensor", counting("self.calls = torch.zeros((), dtype=torch.int64)",
+                                  "        if self.training:\n            self.calls += 1\n"),
+         PLAIN_TENSOR.format(name="calls")),
+        ("non-persistent", counting('self.register_buffer("calls", torch.zeros((), dtype=torch.int64), '
+                                    'persistent=False)', "        if self.training:\n            self.calls += 1\n"),
+         NON_PERSISTENT.format(name="calls")),
+        ("counts-in-eval", counting('self.register_buffer("calls", torch.zeros((), dtype=torch.int64))',
+                                    "        self.calls += 1\n"), SKIPS_EVAL),
+        ("python-int", counting("self.calls = 0", "        if self.training:\n            self.calls += 1\n"),
+         PLAIN_VALUE.format(name="calls")),
+        ("frozen-parameter", counting("self.calls = nn.Parameter(torch.zeros(()), requires_grad=False)",
+                                      "        if self.training:\n            self.calls += 1\n"),
+         PARAMETER.format(name="calls")),
+        ("unregistered-weights", '''
+class CountingLinear(nn.Module):
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.weight = torch.randn(out_features, in_features, requires_grad=True)
+        self.bias = torch.zeros(out_features, requires_grad=True)
+        self.register_buffer("calls", torch.zeros((), dtype=torch.int64))
+
+    def forward(self, x):
+        if self.training:
+            self.calls += 1
+        return x @ self.weight.T + self.bias
+''', WEIGHTS_TRAIN),
+    ],
+    "modules-running-mean": [
+        ("reversed-momentum", running(BUFFER, RUNNING_REFERENCE_FORWARD.replace(
+            ".mul_(1 - self.momentum).add_(self.momentum * mean)",
+            ".mul_(self.momentum).add_((1 - self.momentum) * mean)")),
+         MOMENTUM),
+        ("builds-a-graph", running(BUFFER, '''        if self.training:
+            mean = x.mean(0)
+            self.running_mean = (1 - self.momentum) * self.running_mean + self.momentum * mean
+            return x - mean
+        return x - self.running_mean
+'''), NO_GRAPH),
+        ("batch-mean-in-eval", running(BUFFER, '''        mean = x.mean(0)
+        if self.training:
+            with torch.no_grad():
+                self.running_mean.mul_(1 - self.momentum).add_(self.momentum * mean)
+        return x - mean
+'''), EVAL_OUTPUT),
+        ("updates-in-eval", running(BUFFER, '''        mean = x.mean(0)
+        with torch.no_grad():
+            self.running_mean.mul_(1 - self.momentum).add_(self.momentum * mean)
+        return x - mean if self.training else x - self.running_mean
+'''), EVAL_FROZEN),
+        ("plain-tensor", running("self.running_mean = torch.zeros(num_features)", RUNNING_REFERENCE_FORWARD),
+         PLAIN_TENSOR.format(name="running_mean")),
+        ("frozen-parameter", running("self.running_mean = nn.Parameter(torch.zeros(num_features), requires_grad=False)",
+                                     RUNNING_REFERENCE_FORWARD), PARAMETER.format(name="running_mean")),
+        ("starts-from-first-batch", running(BUFFER + "\n        self.started = False", '''        if not self.training:
+            return x - self.running_mean
+        mean = x.mean(0)
+        with torch.no_grad():
+            if not self.started:
+                self.running_mean.copy_(mean)
+                self.started = True
+            else:
+                self.running_mean.mul_(1 - self.momentum).add_(self.momentum * mean)
+        return x - mean
+'''), START_ZEROS),
+    ],
+    "modules-count-params": [
+        ("counts-tensors", count("    return len(list(module.parameters()))\n"), TENSORS),
+        ("counts-frozen", count("    return sum(p.numel() for p in module.parameters())\n"), FROZEN),
+        ("counts-tied-twice", count("    return sum(p.numel() for _n, p in module.named_parameters("
+                                    "remove_duplicate=False) if p.requires_grad)\n"), TIED),
+        ("state-dict", count("    return sum(t.numel() for t in module.state_dict().values())\n"), STATE_DICT),
+        ("not-recursive", count("    return sum(p.numel() for p in module.parameters(recurse=False) "
+                                "if p.requires_grad)\n"), RECURSE),
+        ("tensor-result", count("    return torch.tensor(sum(p.numel() for p in module.parameters() "
+                                "if p.requires_grad))\n"), "expected a Python int"),
+    ],
+    "modules-selftest": [
+        ("non-persistent-saved", selftest(q1=True), "persistent=False is exactly what keeps a buffer out"),
+        ("to-casts-everything", selftest(q2=True), ".to() walks parameters and buffers only"),
+        ("reuse-counts-twice", selftest(q3=4), "parameters() yields each tensor once"),
+    ],
+}

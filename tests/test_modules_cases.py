@@ -1,0 +1,99 @@
+"""Chapter 5's cases: their expectations agree with torch and with the curriculum's contract, and
+the catalogued answers pass or fail them in-process."""
+
+import pytest
+import torch
+from torch import nn
+
+from autograder.checks import exercises, run
+from autograder.modules import (
+    TiedLanguageModel,
+    batches,
+    batchnorm_story,
+    observe_counts,
+    observe_running_mean,
+    round_trip,
+    trainable_scalars,
+)
+from tests.catalog.modules import RIGHT, WRONG
+
+
+def test_batchnorm_counts_training_forwards_only_as_calls_must():
+    make = lambda: nn.BatchNorm1d(3)  # noqa: E731
+    assert observe_counts(make, "num_batches_tracked", "tteeet", *batches(6, 0)) == 3
+
+
+def test_reference_running_mean_follows_the_contract_formula():
+    xs = batches(3, 0)
+    expected = torch.zeros(3)
+    for x in xs:
+        expected = 0.9 * expected + 0.1 * x.mean(0)
+    found = observe_running_mean(lambda: nn.BatchNorm1d(3, affine=False), *xs)
+    assert torch.allclose(found, expected)
+
+
+def test_trusted_count_takes_tied_weights_once_and_skips_frozen_ones():
+    model = TiedLanguageModel(vocabulary=10, width=4)
+    assert trainable_scalars(model) == 10 * 4 + (4 * 4 + 4)
+    model.mix.requires_grad_(False)
+    assert trainable_scalars(model) == 10 * 4
+
+
+def test_round_trip_goes_through_bytes_and_restores_buffers():
+    bn = nn.BatchNorm1d(3)
+    for x in batches(2, 0):
+        bn(x)
+    fresh = round_trip(bn, nn.BatchNorm1d(3))
+    assert int(fresh.num_batches_tracked) == 2 and torch.equal(fresh.running_mean, bn.running_mean)
+    assert fresh.running_mean.untyped_storage().data_ptr() != bn.running_mean.untyped_storage().data_ptr()
+
+
+def test_batchnorm_story_matches_the_chapter():
+    assert batchnorm_story() == {"parameters": 2, "state_dict": 5, "tracked_after_train": 2, "tracked_after_eval": 2,
+                                 "tracked_dtype_after_to": "torch.int64", "mean_dtype_after_to": "torch.float64"}
+
+
+def test_every_exercise_has_visible_and_hidden_cases():
+    for grade_id, exercise in exercises("modules").items():
+        assert exercise.selected(hidden=False), grade_id
+        assert exercise.selected(hidden=True), grade_id
+        names = [case.name for case in exercise.cases]
+        assert len(names) == len(set(names)), grade_id
+
+
+def test_case_inputs_are_fresh_and_deterministic():
+    case = exercises("modules")["modules-running-mean"].cases[2]
+    first, second = case.inputs(), case.inputs()
+    assert all(torch.equal(a, b) and a is not b for a, b in zip(first, second, strict=True))
+
+
+def test_a_value_that_is_not_a_module_class_is_refused():
+    failures = run("modules-counting-linear", nn.Linear(3, 2))
+    assert any("must be a class that subclasses torch.nn.Module" in f.misconception for f in failures)
+
+
+def _answer(grade_id: str, label: str, source: str):
+    namespace = {"torch": torch, "nn": nn}
+    exec(compile(source, f"<{label}>", "exec"), namespace)
+    return namespace[exercises("modules")[grade_id].answer]
+
+
+@pytest.mark.parametrize(
+    ("grade_id", "label", "source"),
+    [(gid, label, src) for gid, answers in RIGHT.items() for label, src in answers],
+)
+def test_right_answers_pass_every_case(grade_id, label, source):
+    answer = _answer(grade_id, label, source)
+    assert run(grade_id, answer, hidden=False) == []
+    assert run(grade_id, answer, hidden=True) == []
+
+
+@pytest.mark.parametrize(
+    ("grade_id", "label", "source", "message"),
+    [(gid, label, src, msg) for gid, answers in WRONG.items() for label, src, msg in answers],
+)
+def test_wrong_answers_fail_with_their_misconception(grade_id, label, source, message):
+    answer = _answer(grade_id, label, source)
+    failures = run(grade_id, answer, hidden=False) + run(grade_id, answer, hidden=True)
+    assert failures, f"{label} earned full points"
+    assert any(message in failure.misconception for failure in failures), [f.misconception for f in failures]
