@@ -1,5 +1,7 @@
 """The student edition, made by nbgrader's generate_assignment through the course's command line."""
 
+from pathlib import Path
+
 import nbformat
 import pytest
 
@@ -44,3 +46,18 @@ def test_student_edition_has_no_outputs_and_locked_cells_stay_locked(course):
     assert all(c.outputs == [] for c in code)
     locked = [c for c in notebook.cells if nbgrader_meta(c).get("locked")]
     assert locked and all(c.metadata.get("deletable") is False for c in locked)
+
+
+def test_a_solution_line_another_chapter_teaches_in_the_open_is_not_secret(tmp_path):
+    def notebook(name: str, cell: nbformat.NotebookNode) -> Path:
+        path = tmp_path / f"{name}.ipynb"
+        nbformat.write(nbformat.v4.new_notebook(cells=[cell]), path)
+        return path
+
+    solution = "w = w0.clone().requires_grad_()\nanswer = w.sum()"
+    source = notebook("source", nbformat.v4.new_code_cell(f"### BEGIN SOLUTION\n{solution}\n### END SOLUTION"))
+    edition = notebook("edition", nbformat.v4.new_code_cell("raise NotImplementedError()"))
+    other_chapter = notebook("other", nbformat.v4.new_markdown_cell(
+        "1. makes a parameter `w = w0.clone().requires_grad_()` (a leaf that requires grad)"))
+    assert secret_lines(source, edition) == {"w = w0.clone().requires_grad_()", "answer = w.sum()"}
+    assert secret_lines(source, edition, other_chapter) == {"answer = w.sum()"}

@@ -76,9 +76,10 @@ def build_book(course: Course) -> Path:
     site = course.build / "html"
     if result.returncode != 0:
         raise RuntimeError(f"jupyter-book build failed (exit {result.returncode}); see the log above")
+    editions = [course.release_notebook(chapter) for chapter in course.chapters()]
     secrets = set()
     for chapter in course.chapters():
-        secrets |= secret_lines(course.source_notebook(chapter), course.release_notebook(chapter))
+        secrets |= secret_lines(course.source_notebook(chapter), *editions)
     leaks = find_leaks(site, secrets)
     if leaks:
         shown = "\n".join(f"  {leak.path.relative_to(site)}: {leak.line!r}" for leak in leaks[:20])

@@ -22,14 +22,13 @@ class Leak:
     line: str
 
 
-def secret_lines(source: Path, student_edition: Path, min_length: int = 8) -> set[str]:
-    """Lines of solution and hidden-test regions that the student edition does not contain.
+def secret_lines(source: Path, *student_editions: Path, min_length: int = 8) -> set[str]:
+    """Lines of solution and hidden-test regions that no student edition contains.
 
-    Lines the student edition shows anyway (a template in the instructions, say) are not secret.
+    Text a student edition shows anyway (a template in the instructions, or ordinary code that
+    another chapter teaches in the open, even inline in prose) is not secret.
     """
-    public = set()
-    for cell in read_notebook(student_edition).cells:
-        public.update(line.strip() for line in cell.source.splitlines())
+    public = "\n".join(cell.source for edition in student_editions for cell in read_notebook(edition).cells)
     secrets = set()
     for cell in read_notebook(source).cells:
         inside = False
