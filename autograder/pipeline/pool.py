@@ -75,16 +75,18 @@ class Pool:
         self.executor = ThreadPoolExecutor(workers)
         self.count = 0
 
-    def submit(self, plan: dict) -> Future:
+    def submit(self, plan: dict, limits: Limits | None = None) -> Future:
+        """Run a plan (see :mod:`autograder.pipeline.runner`) under ``limits`` (the pool's by default)."""
+        limits = limits or self.limits
         self.count += 1
-        job = {"job": self.count, "plan": {**plan, "probe_seconds": self.limits.probe},
-               "limits": self.limits.as_dict(), "hide": self.hide}
+        job = {"job": self.count, "plan": {**plan, "probe_seconds": limits.probe},
+               "limits": limits.as_dict(), "hide": self.hide, "wait": limits.wall + 60}
         return self.executor.submit(self._run, job)
 
     def _run(self, job: dict) -> dict:
         zygote = self.idle.get()
         try:
-            result = zygote.run(job, self.limits.wall + 60)
+            result = zygote.run(job, job["wait"])
         except (BrokenPipeError, OSError, ValueError):
             result = None
         if result is None:  # the zygote itself failed: replace it, the job counts as not run
