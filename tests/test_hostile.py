@@ -143,10 +143,18 @@ for path in ["{source}", *map(str, Path("/").glob("**/notebooks/views/views.ipyn
     "os-exit": "import os\nos._exit(0)",
     "segfault": "import ctypes\nctypes.string_at(0)",
     "infinite-loop": "while True:\n    pass",
-    "ignores-sigint": "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nimport time\nwhile True:\n    time.sleep(0.01)",
+    "ignores-sigint": "import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile 1:\n    time.sleep(1)",
     "megabytes-of-output": "import sys\nfor _ in range(400):\n    sys.stdout.write('x' * 100_000)\n",
-    "kills-everything": "import os, signal\nfor pid in (-1, 1, os.getppid()):\n    try:\n        os.kill(pid, signal.SIGKILL)\n"
-                        "    except OSError:\n        pass",
+    "kills-everything": """
+import os
+import signal
+
+for pid in (-1, 1, os.getppid()):
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except OSError:
+        pass
+""",
     "forged-report": """
 import json
 import os

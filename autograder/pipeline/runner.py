@@ -143,7 +143,7 @@ def probe(namespace: dict, step: dict, chapter: str) -> list[dict]:
         try:
             exercise.require(answer)
         except Exception as err:  # noqa: BLE001 - a failed whole-answer check is a result
-            return [{"require": _safe(lambda: str(err))[:2000]}]
+            return [{"require": _safe(lambda e=err: str(e))[:2000]}]
     for case in exercise.selected(step["hidden"]):
         forbidden = _Forbidden(case.forbid)
         try:
