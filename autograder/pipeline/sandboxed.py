@@ -176,20 +176,18 @@ def grade_chapter(
     logging.getLogger("traitlets").setLevel(logging.ERROR)
     with Pool(workers, limits, hidden_paths(course, db)) as pool:
         futures: dict[str, Future] = {}
-        readable: dict[str, object] = {}
         for student, path, _ in todo:
             try:
-                readable[student] = read_notebook(path)
+                futures[student] = pool.submit(verdicts.plan(read_notebook(path), edition, key))
             except ValueError as err:
-                outcome.flags.append(Flag(student, chapter, "", f"unreadable submission: {err}"))
-                continue
-            futures[student] = pool.submit(verdicts.plan(readable[student], edition, key))
+                # nbgrader records an unreadable notebook with zero points; so does this grader.
+                futures[student] = Future()
+                futures[student].set_result({"status": "not run", "reason": f"unreadable submission: {err}"})
         for student, path, digest in todo:
-            if student in futures:
-                _record(course, chapter, db, config, student, path, futures[student].result(), edition, key,
-                        checksums, outcome)
-                state.hashes[student] = digest
-                state.save()
+            _record(course, chapter, db, config, student, path, futures[student].result(), edition, key,
+                    checksums, outcome)
+            state.hashes[student] = digest
+            state.save()
             if bar:
                 bar.step(student)
     _write_flags(course.autograded / f"{chapter}{shard_name}-flags.csv", outcome.flags)
@@ -224,7 +222,10 @@ def _record(course, chapter, db, config, student, path, result, edition, key, ch
         if not _graded(gradebook, chapter, student):
             outcome.flags.append(Flag(student, chapter, "", "not graded: nbgrader could not grade this submission"))
             return
-        outcome.flags += _zero_tampered(gradebook, list(checksums), chapter, student,
-                                        check_submission(checksums, path))
+        try:
+            tampered = check_submission(checksums, path)
+        except ValueError:
+            tampered = []  # unreadable: already flagged, and nothing of it ran
+        outcome.flags += _zero_tampered(gradebook, list(checksums), chapter, student, tampered)
     outcome.graded.append(student)
 
