@@ -22,12 +22,12 @@ class SandboxUnavailable(RuntimeError):
 
 
 class Zygote:
-    """One ``python -m autograder.pipeline.zygote INDEX`` process."""
+    """One ``python -m autograder.pipeline.zygote`` process (it claims a sandbox user of its own)."""
 
     def __init__(self, index: int) -> None:
         self.index = index
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "autograder.pipeline.zygote", str(index)],
+            [sys.executable, "-m", "autograder.pipeline.zygote"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd="/",
             env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, start_new_session=True,
         )

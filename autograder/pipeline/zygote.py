@@ -1,15 +1,16 @@
 """The zygote: a root process with torch already imported that forks one sandbox per submission.
 
-Started by the grader (``python -m autograder.pipeline.zygote INDEX``), it imports torch, NumPy,
-IPython and the course's packages once, then reads jobs (one JSON line each) on stdin. For each
-job it forks a child, which confines itself (:mod:`autograder.pipeline.confine`) as sandbox user
-``INDEX`` and runs the plan (:mod:`autograder.pipeline.runner`). The zygote itself never runs
-submission code: it collects the child's report lines, enforces the wall-clock and output limits,
+Started by the grader (``python -m autograder.pipeline.zygote``), it claims a sandbox user of its
+own, imports torch, NumPy, IPython and the course's packages once, then reads jobs (one JSON line
+each) on stdin. For each job it forks a child, which confines itself
+(:mod:`autograder.pipeline.confine`) as that user and runs the plan
+(:mod:`autograder.pipeline.runner`). The zygote itself never runs submission code: it collects the child's report lines, enforces the wall-clock and output limits,
 kills every process of the sandbox user when the job ends, and answers with one JSON line.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import select
@@ -151,9 +152,25 @@ def _describe(status: int | None) -> str:
     return f"exited with code {os.WEXITSTATUS(status)}"
 
 
+def claim_user() -> tuple[int, int, object]:
+    """The first sandbox user no other zygote on this machine holds (a lock in /run, root's).
+
+    Every process of a sandbox user is killed when a job ends, so two graders on one machine
+    (two shards, two test workers) must never share one.
+    """
+    for index in range(256):
+        handle = open(f"/run/{confine.USER_PREFIX}{index}.lock", "a")  # noqa: SIM115 - held for life
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.close()
+            continue
+        return (*confine.sandbox_user(index), handle)
+    raise RuntimeError("every sandbox user is taken")
+
+
 def main() -> int:
-    index = int(sys.argv[1])
-    uid, gid = confine.sandbox_user(index)
+    uid, gid, _lock = claim_user()
     warm()
     confine.become_subreaper()
     confine.kill_all(uid)
