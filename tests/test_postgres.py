@@ -17,7 +17,6 @@ import pytest
 
 from autograder.checks import exercises
 from autograder.pipeline.confine import is_root
-from autograder.pipeline.course import Course
 from autograder.pipeline.grade import scores
 from autograder.pipeline.sandboxed import shard_of
 from tests.catalog.views import RIGHT, WRONG

@@ -4,8 +4,9 @@ Started by the grader (``python -m autograder.pipeline.zygote``), it claims a sa
 own, imports torch, NumPy, IPython and the course's packages once, then reads jobs (one JSON line
 each) on stdin. For each job it forks a child, which confines itself
 (:mod:`autograder.pipeline.confine`) as that user and runs the plan
-(:mod:`autograder.pipeline.runner`). The zygote itself never runs submission code: it collects the child's report lines, enforces the wall-clock and output limits,
-kills every process of the sandbox user when the job ends, and answers with one JSON line.
+(:mod:`autograder.pipeline.runner`). The zygote itself never runs submission code: it collects
+the child's report lines, enforces the wall-clock and output limits, kills every process of the
+sandbox user when the job ends, and answers with one JSON line.
 """
 
 from __future__ import annotations
