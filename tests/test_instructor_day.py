@@ -110,3 +110,38 @@ def test_the_whole_day(day, capsys) -> None:
         rows = {r["student_id"]: r for r in csv.DictReader(handle) if r["assignment"] == CHAPTER}
     assert float(rows["cy"]["score"]) == total - exercises(CHAPTER)["views-can-view"].points(True)
     assert float(rows["bob"]["score"]) == total
+
+
+@pytest.mark.skipif(not is_root(), reason="the grading sandbox needs root (to create users and namespaces)")
+def test_a_killed_grading_run_is_finished_by_running_it_again(tmp_path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from autograder.pipeline.grade import scores
+    from autograder.pipeline.sandboxed import grade_chapter
+    from tests.submissions import submit
+
+    course = copy_course(tmp_path / "course")
+    assert main(["--root", str(course.root), "release", CHAPTER]) == 0
+    right = {g: RIGHT[g][0][1] for g in exercises(CHAPTER)}
+    for n in range(4):
+        submit(course, CHAPTER, f"s{n}", right)
+    state = course.autograded / f".{CHAPTER}-graded.json"
+    run = subprocess.Popen([sys.executable, "-m", "autograder.pipeline.cli", "--root", str(course.root), "grade",
+                            CHAPTER, "--workers", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           start_new_session=True)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and not (state.exists() and state.read_text().count('"s') >= 1):
+        time.sleep(0.05)
+    os.killpg(run.pid, signal.SIGKILL)
+    run.wait(timeout=30)
+    recorded = state.read_text().count('"s')
+    assert 1 <= recorded < 4, "the run was to be killed part-way"
+
+    outcome = grade_chapter(course, CHAPTER, workers=1, progress=False)
+    assert len(outcome.skipped) == recorded and len(outcome.graded) == 4 - recorded
+    total = sum(ex.points(False) + ex.points(True) for ex in exercises(CHAPTER).values())
+    assert {s: sum(v.values()) for s, v in scores(course, CHAPTER).items()} == {f"s{n}": total for n in range(4)}
