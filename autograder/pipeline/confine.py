@@ -64,7 +64,7 @@ class Limits:
 
     wall: float = 120.0
     cpu: int = 120
-    memory: int = 6 * 2**30
+    memory: int = 4 * 2**30
     processes: int = 128
     file_size: int = 64 * 2**20
     open_files: int = 256

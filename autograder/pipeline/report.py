@@ -29,6 +29,7 @@ def class_report(course: Course, chapter: str, db: str | None = None) -> Path:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     folder = course.root / "reports" / chapter
     folder.mkdir(parents=True, exist_ok=True)
@@ -59,6 +60,8 @@ def class_report(course: Course, chapter: str, db: str | None = None) -> Path:
         right.barh([_short(t) for t, _ in common], [n for _, n in common], color="#dd8452")
         right.set(title="most frequent misconceptions", xlabel="students")
         right.tick_params(axis="y", labelsize=7)
+        for axis in (left.yaxis, right.xaxis):  # counts of students are whole numbers
+            axis.set_major_locator(MaxNLocator(integer=True))
         figure.tight_layout()
         name = f"{grade_id}.png"
         figure.savefig(folder / name, dpi=90)

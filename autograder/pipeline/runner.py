@@ -58,7 +58,7 @@ class _Capped:
 
 def send(report: int, message: dict) -> None:
     """Write one JSON line to the report pipe (whole, even when the pipe is slow)."""
-    data = (json.dumps({**message, "t": round(time.monotonic(), 3)}) + "\n").encode()
+    data = (json.dumps(message) + "\n").encode()
     while data:
         data = data[os.write(report, data):]
 
