@@ -17,6 +17,7 @@ import hashlib
 import json
 import logging
 import os
+import warnings
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +29,7 @@ from nbgrader.converters import Autograde
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.nbgraderformat import MetadataValidator, ValidationError
 from nbgrader.preprocessors import CheckCellMetadata, Execute, NbGraderPreprocessor
+from sqlalchemy.exc import SAWarning
 from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
@@ -246,7 +248,10 @@ def _record(course, chapter, db, config, student, path, result, edition, key, ch
     coursedir.assignment_id, coursedir.student_id = chapter, student
     converter = Autograde(coursedir=coursedir, config=config)
     try:
-        converter.start()
+        with warnings.catch_warnings():
+            # nbgrader's gradebook code trips SQLAlchemy's autoflush warnings; they are not the instructor's concern.
+            warnings.simplefilter("ignore", SAWarning)
+            converter.start()
     except Exception as err:  # noqa: BLE001 - one submission nbgrader refuses must not stop the class
         outcome.flags.append(Flag(student, chapter, "", f"not graded: nbgrader could not grade it ({err})"))
         return
