@@ -69,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"class report: open {class_report(course, args.chapter, db=args.db)}")
     elif args.command == "day":
         _collect(course, args)
-        _grade(course, args)
+        if _grade(course, args):
+            return 2
         for step in (["feedback", args.chapter], ["export"], ["report", args.chapter]):
             main([*(["--root", str(course.root)]), *(["--db", args.db] if args.db else []), *step])
     elif args.command == "normalize":
