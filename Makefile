@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup book serve test lint release lab normalize clean
+.PHONY: setup book serve test lint release lab normalize clean bench
 
 setup: $(STAMP)
 
@@ -43,5 +43,9 @@ lab: release
 normalize: setup
 	$(BIN)/autograd-state normalize
 
+## bench: plain nbgrader against the sandboxed grader on a synthetic class (minutes; not part of test)
+bench: setup
+	$(BIN)/python bench/grading.py
+
 clean:
-	rm -rf _build release autograded feedback grades.csv
+	rm -rf _build release autograded feedback grades.csv reports

@@ -10,16 +10,20 @@ points, and its test cells' output must name its misconception.
 from __future__ import annotations
 
 import importlib
+import shutil
 from dataclasses import dataclass
 from types import ModuleType
 from typing import ClassVar
 
 import nbformat
 import pytest
+from nbgrader.api import Gradebook
 
 from autograder.checks import exercises
+from autograder.pipeline.confine import is_root
 from autograder.pipeline.course import Course, nbgrader_meta
 from autograder.pipeline.grade import Flag, autograde, scores
+from autograder.pipeline.sandboxed import grade_chapter
 from tests.submissions import submit
 
 
@@ -126,6 +130,17 @@ class ChapterGrading:
                 if i >= len(wrong.get(grade_id, [])):
                     earned, full = graded.exercise_score(f"wrong-{i}", grade_id)
                     assert earned == full, (i, grade_id)
+
+    @pytest.mark.skipif(not is_root(), reason="the grading sandbox needs root (to create users and namespaces)")
+    def test_the_sandboxed_grader_gives_the_scores_nbgrader_gives(self, graded: Graded, tmp_path) -> None:
+        """The same class, graded again by ``autograd-state grade`` (sandbox, trusted checker)."""
+        copy = Course(tmp_path / "sandboxed")
+        shutil.copytree(graded.course.root, copy.root, ignore=shutil.ignore_patterns("autograded", "feedback"))
+        with Gradebook(copy.gradebook_url) as gradebook:
+            for student in graded.table:
+                gradebook.remove_submission(self.CHAPTER, student)
+        grade_chapter(copy, self.CHAPTER, progress=False)
+        assert scores(copy, self.CHAPTER) == graded.table
 
     def test_every_exercise_has_right_and_three_wrong_answers(self) -> None:
         answers = catalog(self.CHAPTER)
