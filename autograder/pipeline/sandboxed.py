@@ -121,9 +121,11 @@ def grader_fingerprint() -> str:
 
 
 def hidden_paths(course: Course, db: str) -> list[Path]:
-    """Paths masked in the sandbox: the whole course root unless the grader's own packages live in it."""
+    """Paths masked in the sandbox: the whole course root unless the grader's own packages live in it,
+    and the private folders of the checkout the grader runs from (it holds the instructor sources)."""
     package = Path(autograder.__file__).resolve().parent
     paths = [course.root] if course.root not in package.parents else [course.root / n for n in PRIVATE_FOLDERS]
+    paths += [package.parent / n for n in PRIVATE_FOLDERS]
     paths += [course.root / "gradebook.db", course.root / "grades.csv"]
     if db.startswith("sqlite:///"):
         paths.append(Path(db.removeprefix("sqlite:///")))

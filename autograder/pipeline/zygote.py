@@ -149,6 +149,8 @@ def _describe(status: int | None) -> str:
         return "killed by the grader"
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
+        if number == signal.SIGXCPU:
+            return "used up its CPU time (SIGXCPU)"
         return f"killed by signal {number} ({signal.Signals(number).name})"
     return f"exited with code {os.WEXITSTATUS(status)}"
 
