@@ -1,6 +1,7 @@
 """stridelab: stride-layout maths, figures and an interactive explorer for PyTorch views.
 
-Companion package of Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
+Companion package of Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb), and
+of Chapter 2, "In-place operations and the version counter" (version timelines).
 It depends only on torch, numpy, matplotlib and ipywidgets.
 """
 
@@ -19,6 +20,7 @@ from stridelab.layout import (
     overlaps,
     storage_indices,
 )
+from stridelab.timeline import draw_timeline, record_versions
 
 __all__ = [
     "Layout",
@@ -31,6 +33,7 @@ __all__ = [
     "broadcast_dims",
     "contiguous_strides",
     "draw_layout",
+    "draw_timeline",
     "explain_view",
     "explore",
     "infer_view_shape",
@@ -38,6 +41,7 @@ __all__ = [
     "overlaps",
     "parse_op",
     "parse_shape",
+    "record_versions",
     "slot_color",
     "storage_indices",
     "torch_chain",
