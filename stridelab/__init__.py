@@ -1,7 +1,8 @@
 """stridelab: stride-layout maths, figures and an interactive explorer for PyTorch views.
 
-Companion package of Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
-Chapter 5 draws module state maps with it (stridelab.ownership).
+Figures and widgets of the chapters, each built from real tensors: stride layouts and the
+explorer (Chapter 1), version timelines (Chapter 2), sharing tables (Chapter 3), loss curves
+(Chapter 4), module state maps (Chapter 5) and cross-rank divergence (Chapter 6).
 It depends only on torch, numpy, matplotlib and ipywidgets.
 """
 
@@ -23,6 +24,7 @@ from stridelab.layout import (
 )
 from stridelab.ownership import KINDS, StateEntry, draw_state_map, state_kind, state_map
 from stridelab.provenance import Sharing, draw_sharing, probe_sharing
+from stridelab.timeline import draw_timeline, record_versions
 
 __all__ = [
     "KINDS",
@@ -41,6 +43,7 @@ __all__ = [
     "draw_sharing",
     "draw_loss_curves",
     "draw_state_map",
+    "draw_timeline",
     "explain_view",
     "explore",
     "infer_view_shape",
@@ -49,6 +52,7 @@ __all__ = [
     "parse_op",
     "parse_shape",
     "probe_sharing",
+    "record_versions",
     "slot_color",
     "state_kind",
     "state_map",

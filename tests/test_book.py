@@ -41,6 +41,16 @@ def test_real_errors_are_shown_from_executed_cells(site):
     assert "more than one element of the written-to tensor refers to a single memory location" in page
 
 
+def test_chapter_two_shows_the_version_error_and_its_timeline(site):
+    _, html = site
+    page = (html / "chapters" / "inplace.html").read_text()
+    for heading in ("Why it matters", "Reproduce closed-book", "Traps", "Completion criterion"):
+        assert heading in page
+    assert "modified by an inplace operation" in page and "expected version 0 instead" in page
+    assert "a view of a leaf Variable that requires grad is being used in an in-place operation" in page
+    assert "<img" in page.split('id="a-version-timeline"')[1].split('id="anomaly-detection')[0]
+
+
 def visible_text(page: str) -> str:
     return html_module.unescape(re.sub(r"<[^>]+>", "", page))
 

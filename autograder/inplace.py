@@ -1,0 +1,454 @@
+"""Cases of Chapter 2, "In-place operations and the version counter".
+
+Expected values come from torch: what an op saves is found by writing to its input, then to its
+output, and calling backward; gradients come from autograd on code that is known to be right.
+The drivers run a learner's function on a fresh leaf and report what they observed as plain data:
+the gradient, whether backward raised the version-counter error, whether ``.data`` was read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import torch
+from torch.overrides import TorchFunctionMode
+
+from autograder.checks import Case, Diagnosis, close, exercise, require_dict
+
+VERSION_ERROR = "modified by an inplace operation"
+
+
+def sample(n: int = 5, seed: int = 0, positive: bool = False) -> torch.Tensor:
+    """A deterministic input: ``n`` values from a seeded generator (in (0.5, 2.5) when positive)."""
+    generator = torch.Generator().manual_seed(seed)
+    values = torch.randn(n, generator=generator)
+    return values.abs() * 0.8 + 0.5 if positive else values
+
+
+class DataAccess(TorchFunctionMode):
+    """Records reads of ``Tensor.data`` while active (the getter goes through torch functions)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.used = False
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        if getattr(func, "__name__", "") == "__get__" and getattr(getattr(func, "__self__", None), "__name__", "") \
+                == "data":
+            self.used = True
+        return func(*args, **(kwargs or {}))
+
+
+def _error_kind(err: Exception) -> str:
+    """Names an error of the learner's code as plain data."""
+    text = str(err)
+    if VERSION_ERROR in text:
+        return "version"
+    if "leaf Variable that requires grad" in text:
+        return "leaf"
+    return f"{type(err).__name__}: {text.splitlines()[0][:80] if text else ''}"
+
+
+# --------------------------------------------------------------------------- inplace-reproduce
+def reproduce_reference(x0: torch.Tensor) -> torch.Tensor:
+    """Trusted reference of the repaired sequence: the gradient at the forward-time value."""
+    x = x0.clone().requires_grad_(True)
+    z = x.clone()
+    y = (z**2).sum()
+    with torch.no_grad():
+        x.add_(1)
+    y.backward()
+    return x.grad
+
+
+def drive_reproduce(answer: Callable[[torch.Tensor], Any], x0: torch.Tensor) -> dict[str, Any]:
+    """Call ``grad_after_repair`` on a copy of ``x0``; report its result and how it got there."""
+    given = x0.clone()
+    spy = DataAccess()
+    try:
+        with spy:
+            found = answer(given)
+    except Exception as err:  # noqa: BLE001 - the learner's error is the observation
+        return {"grad": None, "error": _error_kind(err), "uses_data": spy.used, "input_unchanged": True}
+    if type(found) is not torch.Tensor:
+        found = f"<{type(found).__name__}>"
+    elif found.requires_grad:
+        found = "<a tensor that requires grad>"
+    else:
+        found = found.detach().clone()
+    return {"grad": found, "error": None, "uses_data": spy.used, "input_unchanged": bool(torch.equal(given, x0))}
+
+
+def expect_reproduce(x0: torch.Tensor) -> dict[str, Any]:
+    return {"grad": reproduce_reference(x0), "error": None, "uses_data": False, "input_unchanged": True}
+
+
+def _repro_uses_data(found: dict, _inputs: tuple) -> bool:
+    return found.get("uses_data") is True
+
+
+def _repro_version_error(found: dict, _inputs: tuple) -> bool:
+    return found.get("error") == "version"
+
+
+def _repro_leaf_error(found: dict, _inputs: tuple) -> bool:
+    return found.get("error") == "leaf"
+
+
+def _repro_new_value(found: dict, inputs: tuple) -> bool:
+    grad = found.get("grad")
+    return type(grad) is torch.Tensor and close(grad, 2 * (inputs[0] + 1))
+
+
+def _repro_mutated_input(found: dict, _inputs: tuple) -> bool:
+    return found.get("input_unchanged") is False
+
+
+def _repro_no_grad(found: dict, _inputs: tuple) -> bool:
+    grad = found.get("grad")
+    return type(grad) is str and grad == "<NoneType>"
+
+
+REPRODUCE_MESSAGES = {
+    "data": (
+        "writing through .data hides the write from the version counter: backward no longer refuses, it "
+        "silently uses the new value. The repair is to save a copy (z = x.clone()), not to blind the check."
+    ),
+    "version": (
+        "pow saved x itself for backward (d/dx x**2 = 2x reads x); the write bumps x._version and backward "
+        "refuses. Compute y from z = x.clone(), so the write to x leaves the saved tensor alone."
+    ),
+    "leaf": (
+        "an in-place update of a leaf that requires grad must run under torch.no_grad(), as an optimizer "
+        "step does; outside it autograd refuses."
+    ),
+    "new_value": (
+        "the gradient of y = (x ** 2).sum() is 2 * x at the value x had during the forward; yours used the "
+        "value after the update. Clone before the forward, not after the write."
+    ),
+    "mutated": (
+        "grad_after_repair must work on a fresh leaf made from x0 (x = x0.clone().requires_grad_()); it "
+        "changed the caller's tensor x0."
+    ),
+    "none": (
+        "the gradient lands in .grad of the leaf that the forward reached: x.grad is None when y was computed "
+        "from something cut off from x (detach()) or when you return z.grad of the non-leaf clone."
+    ),
+    "otherwise": (
+        "perform the repaired sequence on a fresh leaf and return x.grad: y from z = x.clone(), the update of x "
+        "under torch.no_grad(), then y.backward(); the result is 2 * x0."
+    ),
+}
+
+REPRODUCE_INPUTS = {
+    "randn-4": (lambda: (sample(4, seed=1),), False),
+    "randn-7": (lambda: (sample(7, seed=2),), True),
+    "negative": (lambda: (-sample(4, seed=3, positive=True),), True),
+}
+
+reproduce_exercise = exercise("inplace-reproduce", "grad_after_repair")
+for _name, (_recipe, _hidden) in REPRODUCE_INPUTS.items():
+    reproduce_exercise.cases.append(
+        Case(
+            exercise="inplace-reproduce",
+            name=_name,
+            answer="grad_after_repair",
+            probe=f"grad_after_repair(x0) with x0 = {_recipe()[0]}",
+            inputs=_recipe,
+            expect=expect_reproduce,
+            returns="observation",
+            otherwise=REPRODUCE_MESSAGES["otherwise"],
+            diagnoses=(
+                Diagnosis(_repro_uses_data, REPRODUCE_MESSAGES["data"]),
+                Diagnosis(_repro_version_error, REPRODUCE_MESSAGES["version"]),
+                Diagnosis(_repro_leaf_error, REPRODUCE_MESSAGES["leaf"]),
+                Diagnosis(_repro_mutated_input, REPRODUCE_MESSAGES["mutated"]),
+                Diagnosis(_repro_new_value, REPRODUCE_MESSAGES["new_value"]),
+                Diagnosis(_repro_no_grad, REPRODUCE_MESSAGES["none"]),
+            ),
+            hidden=_hidden,
+            call=drive_reproduce,
+            agree=close,
+        )
+    )
+
+
+# --------------------------------------------------------------------------- inplace-saves
+SAVES_OPS: dict[str, tuple[str, Callable[[torch.Tensor], torch.Tensor]]] = {
+    "pow2": ("a ** 2", lambda a: a**2),
+    "exp": ("a.exp()", torch.exp),
+    "sigmoid": ("a.sigmoid()", torch.sigmoid),
+    "relu": ("a.relu()", torch.relu),
+    "tanh": ("a.tanh()", torch.tanh),
+    "sin": ("a.sin()", torch.sin),
+    "sqrt": ("a.sqrt()", torch.sqrt),
+    "log": ("a.log()", torch.log),
+    "mul_const": ("a * 5", lambda a: a * 5),
+    "add_const": ("a + 10", lambda a: a + 10),
+}
+SAVES_VALUES = ("input", "output", "nothing")
+
+
+def backward_survives(op: Callable[[torch.Tensor], torch.Tensor], write_input: bool) -> bool:
+    """Run ``op`` on a non-leaf, write in place to its input or its output, then backward."""
+    x = sample(6, seed=4, positive=True).requires_grad_(True)
+    a = x * 1.0  # a non-leaf, so it may be written in place
+    out = op(a)
+    with torch.no_grad():
+        (a if write_input else out).add_(1.0)
+    try:
+        out.sum().backward()
+    except RuntimeError as err:
+        if VERSION_ERROR in str(err):
+            return False
+        raise
+    return True
+
+
+def what_it_saves(key: str) -> str:
+    """Trusted probe: "input" or "output" when writing to it breaks backward, else "nothing"."""
+    op = SAVES_OPS[key][1]
+    if not backward_survives(op, write_input=True):
+        return "input"
+    if not backward_survives(op, write_input=False):
+        return "output"
+    return "nothing"
+
+
+SAVES_MISCONCEPTIONS = {
+    "pow2": "d(a**2)/da = 2a reads the input a, so pow saves its input; a write to a breaks backward.",
+    "exp": "d(exp a)/da = exp a is the output itself, so exp saves its output, not its input.",
+    "sigmoid": "sigmoid' = s (1 - s) with s the output: sigmoid saves its output.",
+    "relu": (
+        "relu's gradient only needs to know where the result is positive, which the output tells: relu saves "
+        "its output, so overwriting its input is safe."
+    ),
+    "tanh": "tanh' = 1 - t**2 with t the output: tanh saves its output.",
+    "sin": "sin' = cos a needs the input a (the output sin a does not determine cos a's sign): sin saves its input.",
+    "sqrt": "sqrt' = 1 / (2 sqrt a) is a function of the output: sqrt saves its output.",
+    "log": "log' = 1 / a needs the input: log saves its input.",
+    "mul_const": (
+        "multiplying by a constant has the constant as its derivative: nothing about a is saved, so an "
+        "in-place write to a (or to the result) is safe."
+    ),
+    "add_const": "adding a constant has derivative 1: nothing is saved.",
+}
+
+
+def _not_a_saves_value(found: object, _inputs: tuple) -> bool:
+    return found not in SAVES_VALUES
+
+
+saves_exercise = exercise("inplace-saves", "SAVES", require=require_dict("SAVES", list(SAVES_OPS)))
+for _key, (_text, _op) in SAVES_OPS.items():
+    saves_exercise.cases.append(
+        Case(
+            exercise="inplace-saves",
+            name=_key,
+            answer="SAVES",
+            probe=f"SAVES[{_key!r}] for {_text}",
+            inputs=lambda k=_key: (k,),
+            expect=what_it_saves,
+            returns="str",
+            otherwise=SAVES_MISCONCEPTIONS[_key],
+            diagnoses=(Diagnosis(_not_a_saves_value, 'each value must be one of "input", "output" or "nothing".'),),
+            entry=True,
+            hidden=_key in ("tanh", "sqrt", "log", "add_const"),
+        )
+    )
+
+
+# --------------------------------------------------------------------------- inplace-fix-gate
+def gate_reference(x: torch.Tensor) -> torch.Tensor:
+    """The value the gate was meant to compute, written without any in-place write."""
+    return (2 * torch.sigmoid(x) * x).sum()
+
+
+def gate_gradient(x: torch.Tensor) -> torch.Tensor:
+    """The analytic gradient of sum(2 sigmoid(x) x): 2 s + 2 x s (1 - s)."""
+    s = torch.sigmoid(x)
+    return 2 * s + 2 * x * s * (1 - s)
+
+
+def drive_gate(answer: Callable[[torch.Tensor], Any], x0: torch.Tensor) -> dict[str, Any]:
+    """Call ``fixed_gate`` on a fresh leaf, backpropagate, report value, gradient and errors."""
+    x = x0.clone().requires_grad_(True)
+    spy = DataAccess()
+    try:
+        with spy:
+            out = answer(x)
+    except Exception as err:  # noqa: BLE001 - the learner's error is the observation
+        return {"value": None, "grad": None, "error": _error_kind(err), "uses_data": spy.used}
+    if type(out) is not torch.Tensor or not out.requires_grad or out.numel() != 1:
+        return {"value": f"<{type(out).__name__} that autograd cannot differentiate as a scalar>", "grad": None,
+                "error": None, "uses_data": spy.used}
+    value = out.detach().clone().reshape(())
+    try:
+        out.backward()
+    except RuntimeError as err:
+        return {"value": value, "grad": None, "error": _error_kind(err), "uses_data": spy.used}
+    grad = x.grad.clone() if x.grad is not None else None
+    return {"value": value, "grad": grad, "error": None, "uses_data": spy.used}
+
+
+def expect_gate(x0: torch.Tensor) -> dict[str, Any]:
+    return {"value": gate_reference(x0).reshape(()), "grad": gate_gradient(x0), "error": None, "uses_data": False}
+
+
+def _gate_version_error(found: dict, _inputs: tuple) -> bool:
+    return found.get("error") == "version"
+
+
+def _gate_uses_data(found: dict, _inputs: tuple) -> bool:
+    return found.get("uses_data") is True
+
+
+def _gate_value_wrong(found: dict, inputs: tuple) -> bool:
+    value = found.get("value")
+    return type(value) is torch.Tensor and not close(value, gate_reference(inputs[0]).reshape(()))
+
+
+def _gate_detached(found: dict, inputs: tuple) -> bool:
+    grad = found.get("grad")
+    return type(grad) is torch.Tensor and close(grad, 2 * torch.sigmoid(inputs[0]))
+
+
+def _gate_not_differentiable(found: dict, _inputs: tuple) -> bool:
+    return type(found.get("value")) is str
+
+
+GATE_MESSAGES = {
+    "version": (
+        "sigmoid saves its output h for backward (sigmoid' = h (1 - h)); h.mul_(2) bumps h._version, so backward "
+        "refuses — under torch.no_grad() too, which does not hide a write from the version counter. Compute the "
+        "doubled gate out of place: h = 2 * x.sigmoid()."
+    ),
+    "data": (
+        ".data silences the version check but sigmoid's backward then reads the doubled h and computes a wrong "
+        "gradient. Write the doubling out of place instead."
+    ),
+    "value": "the repair must compute the same value as the intended (2 * sigmoid(x) * x).sum().",
+    "detached": (
+        "the gradient misses the path through sigmoid: detach() (or no_grad) cut h from x, so only h's use as "
+        "a constant factor is differentiated."
+    ),
+    "scalar": "return the scalar loss as a tensor that is still part of the graph (no .item(), no detach()).",
+    "otherwise": (
+        "the repaired gate must give the intended value and let backward compute the analytic gradient "
+        "2 s + 2 x s (1 - s) with s = sigmoid(x)."
+    ),
+}
+
+GATE_INPUTS = {
+    "randn-5": (lambda: (sample(5, seed=5),), False),
+    "matrix": (lambda: (sample(6, seed=6).view(2, 3),), False),
+    "large": (lambda: (3 * sample(8, seed=7),), True),
+    "single": (lambda: (sample(1, seed=8),), True),
+}
+
+gate_exercise = exercise("inplace-fix-gate", "fixed_gate")
+for _name, (_recipe, _hidden) in GATE_INPUTS.items():
+    gate_exercise.cases.append(
+        Case(
+            exercise="inplace-fix-gate",
+            name=_name,
+            answer="fixed_gate",
+            probe=f"fixed_gate(x) and backward, x = {_recipe()[0]}",
+            inputs=_recipe,
+            expect=expect_gate,
+            returns="observation",
+            otherwise=GATE_MESSAGES["otherwise"],
+            diagnoses=(
+                Diagnosis(_gate_version_error, GATE_MESSAGES["version"]),
+                Diagnosis(_gate_uses_data, GATE_MESSAGES["data"]),
+                Diagnosis(_gate_not_differentiable, GATE_MESSAGES["scalar"]),
+                Diagnosis(_gate_value_wrong, GATE_MESSAGES["value"]),
+                Diagnosis(_gate_detached, GATE_MESSAGES["detached"]),
+            ),
+            hidden=_hidden,
+            call=drive_gate,
+            agree=close,
+        )
+    )
+
+
+# --------------------------------------------------------------------------- inplace-selftest
+def _version_after_writes() -> int:
+    a = torch.zeros(3)
+    a.add_(1)
+    a[0] = 5
+    a.mul_(2)
+    return a._version
+
+
+def _base_version_after_view_writes() -> int:
+    a = torch.zeros(4)
+    b = a[2:]
+    b.zero_()
+    b.add_(1)
+    return a._version
+
+
+def _no_grad_hides_write() -> bool:
+    x = sample(3, seed=9).requires_grad_(True)
+    h = x.sigmoid()
+    with torch.no_grad():
+        h.mul_(2)
+    try:
+        h.sum().backward()
+    except RuntimeError:
+        return False
+    return True
+
+
+def _data_write_bumps_version() -> bool:
+    x = torch.zeros(3, requires_grad=True)
+    before = x._version
+    x.data.add_(1)
+    return x._version != before
+
+
+def _mul_const_tolerates_write() -> bool:
+    return backward_survives(lambda a: a * 3, write_input=True)
+
+
+def _selftest_expectations() -> dict[str, tuple[str, str, object, str]]:
+    """Question key -> (question, result kind, expected value, misconception)."""
+    return {
+        "q1": ("a = torch.zeros(3); a.add_(1); a[0] = 5; a.mul_(2): what is a._version?", "int",
+               _version_after_writes(), "every in-place write, an indexed assignment included, adds one."),
+        "q2": ("a = torch.zeros(4); b = a[2:]; b.zero_(); b.add_(1): what is a._version?", "int",
+               _base_version_after_view_writes(),
+               "a view shares its base's version counter: writes through b count on a too."),
+        "q3": ("h = x.sigmoid(); under torch.no_grad(): h.mul_(2); does h.sum().backward() succeed?", "bool",
+               _no_grad_hides_write(),
+               "no_grad stops recording new operations; it does not hide a write from the version counter."),
+        "q4": ("Does x.data.add_(1) change x._version?", "bool", _data_write_bumps_version(),
+               ".data is a view the version counter does not see: its writes never bump _version."),
+        "q5": ("a non-leaf a, y = (a * 3).sum(), then an in-place write to a under no_grad: does y.backward() "
+               "succeed?", "bool", _mul_const_tolerates_write(),
+               "multiplying by a constant saves nothing of a, so a write to a is harmless to this backward."),
+    }
+
+
+SELFTEST_QUESTIONS = {key: q[0] for key, q in _selftest_expectations().items()}
+
+selftest_exercise = exercise(
+    "inplace-selftest", "SELFTEST", require=require_dict("SELFTEST", list(SELFTEST_QUESTIONS))
+)
+for _key, (_question, _kind, _value, _message) in _selftest_expectations().items():
+    selftest_exercise.cases.append(
+        Case(
+            exercise="inplace-selftest",
+            name=_key,
+            answer="SELFTEST",
+            probe=f"SELFTEST[{_key!r}] ({_question})",
+            inputs=lambda k=_key: (k,),
+            expect=lambda k: _selftest_expectations()[k][2],
+            returns=_kind,
+            otherwise=_message,
+            entry=True,
+            hidden=_key in ("q4", "q5"),
+        )
+    )
