@@ -20,6 +20,8 @@ Why it is built this way:
   output in the calling cell, rank by rank, so nothing is lost on the kernel's own stderr.
 * A rank ends with ``destroy_process_group()``, a flush and ``os._exit(0)``: a process that used DDP
   sometimes aborts in its interpreter-exit destructors after the work is done.
+* The parent imports what DDP's constructor imports lazily (``torch._dynamo``, about 800 modules)
+  once, before forking: paid in every rank, it costs seconds per launch; inherited, nothing.
 * Every wait is bounded: a short process-group timeout makes a collective whose partner is gone fail
   instead of blocking, and a wall-clock bound kills the ranks (each is its own process group, and it
   dies with its parent) so that nothing is left behind, also when a rank hangs or dies.
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import ctypes
 import datetime
+import functools
 import os
 import pickle
 import selectors
@@ -107,6 +110,7 @@ def run_on_ranks(
     """
     import torch.distributed as dist
 
+    _preload()
     store = dist.TCPStore(HOST, 0, world_size, True, timeout=datetime.timedelta(seconds=pg_timeout),
                           wait_for_workers=False)
     ranks: list[_Rank] = []
@@ -123,6 +127,12 @@ def run_on_ranks(
     if failure is not None:
         raise failure
     return [rank.message()[1] for rank in ranks]
+
+
+@functools.cache
+def _preload() -> None:
+    """Import in the parent what ranks would otherwise each import on their first DDP step."""
+    import torch._dynamo  # noqa: F401 - imported for the forked ranks to inherit
 
 
 def _fork_rank(rank: int, world_size: int, port: int, pg_timeout: float, fn: Callable, args: tuple) -> _Rank:
