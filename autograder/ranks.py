@@ -34,6 +34,7 @@ import datetime
 import functools
 import os
 import pickle
+import re
 import selectors
 import signal
 import sys
@@ -46,6 +47,10 @@ from typing import Any
 __all__ = ["RankError", "RanksTimeout", "run_on_ranks"]
 
 HOST = "127.0.0.1"
+# What a rank raises when its partner in a collective has gone away.
+_PARTNER_LOST = re.compile(r"Connection (closed|reset) by peer|Broken pipe")
+# Seconds to wait for the other ranks once one has failed.
+FAILURE_GRACE = 1.0
 _PR_SET_PDEATHSIG = 1
 
 
@@ -201,17 +206,22 @@ def _die_with_parent() -> None:
 def _collect(ranks: list[_Rank], deadline: float) -> RankError | None:
     """Read every rank's pipes until all finished, one failed, or the deadline passed."""
     selector = selectors.DefaultSelector()
+    failed = False
     for rank in ranks:
         for fd in rank.open_fds:
             selector.register(fd, selectors.EVENT_READ, rank)
     try:
         while any(not rank.finished_writing for rank in ranks):
-            failure = _first_failure(ranks)
-            if failure is not None:
-                return failure
+            if _first_failure(ranks) is not None:
+                # Ranks that fail together report together: wait a moment for the others, so the
+                # lowest failing rank is reported whichever finished first; a rank blocked in a
+                # collective whose partner failed is not waited for longer than that.
+                if not failed:
+                    deadline = min(deadline, time.monotonic() + FAILURE_GRACE)
+                    failed = True
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                return _timeout(ranks)
+                return _first_failure(ranks) if failed else _timeout(ranks)
             for key, _ in selector.select(timeout=min(remaining, 0.5)):
                 rank: _Rank = key.data
                 chunk = os.read(key.fd, 1 << 16)
@@ -242,18 +252,26 @@ def _drain(ranks: list[_Rank], selector: selectors.BaseSelector, deadline: float
 
 
 def _first_failure(ranks: list[_Rank]) -> RankError | None:
-    """The first rank (by rank) that reported an exception or ended without a result."""
+    """The failure that explains the others, among ranks that have finished.
+
+    A rank that died or raised makes its partners fail too, in their next collective ("Connection
+    closed by peer"). So a death is reported before an exception, an exception before such a
+    consequence, and among equals the lowest rank (deterministic when ranks fail alike).
+    """
+    found: list[tuple[int, int, RankError]] = []
     for rank in ranks:
         if not rank.finished_writing:
             continue
         message = rank.message()
         if message is None:
             _reap(rank, wait=1.0)
-            return RankError(f"rank {rank.rank} died before returning a result ({_describe_status(rank.status)}).")
-        if message[0] == "error":
+            error = RankError(f"rank {rank.rank} died before returning a result ({_describe_status(rank.status)}).")
+            found.append((0, rank.rank, error))
+        elif message[0] == "error":
             _, summary, text = message
-            return RankError(f"rank {rank.rank} raised {summary}\n\nTraceback of rank {rank.rank}:\n{text}")
-    return None
+            error = RankError(f"rank {rank.rank} raised {summary}\n\nTraceback of rank {rank.rank}:\n{text}")
+            found.append((2 if _PARTNER_LOST.search(summary) else 1, rank.rank, error))
+    return min(found, key=lambda item: item[:2])[2] if found else None
 
 
 def _timeout(ranks: list[_Rank]) -> RanksTimeout:

@@ -139,3 +139,13 @@ def test_the_caller_can_use_distributed_again_after_a_failure():
         run_on_ranks(failing_on_rank_one)
     assert not dist.is_initialized()
     assert run_on_ranks(rank_and_sum, 0.0) == [(0, 2, 1.0), (1, 2, 1.0)]
+
+
+def test_ranks_that_fail_together_report_the_lowest_rank_whichever_finished_first():
+    def both_fail():
+        if dist.get_rank() == 0:
+            time.sleep(0.3)  # rank 1 reports first
+        raise RuntimeError(f"failure on rank {dist.get_rank()}")
+
+    with pytest.raises(RankError, match="^rank 0 raised RuntimeError: failure on rank 0"):
+        run_on_ranks(both_fail)
