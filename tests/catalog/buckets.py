@@ -8,6 +8,7 @@ setup cell (torch, ``nn``, ``F``, ``dist`` and ``DDP`` imported).
 from autograder.buckets import (
     CAT_COPIES,
     DIVERGED,
+    IDENTICAL,
     LOGGED_WRONG,
     NOT_PARAMETERS,
     OVERLAP,
@@ -152,6 +153,14 @@ def ranks_agree(module):
     return torch.equal(mine, first)  # each rank answers for itself only
 '''
 
+AGREE_CRASHES = '''
+def ranks_agree(module):
+    flat = torch.cat([p.detach().reshape(-1) for p in module.parameters()])
+    gathered = [torch.empty(0) for _ in range(dist.get_world_size())]  # all_gather needs full-size tensors
+    dist.all_gather(gathered, flat)
+    return all(torch.equal(gathered[0], g) for g in gathered)
+'''
+
 LOGGING_REFERENCE = '''
 def train_step_fixed(model, optimizer, batch) -> float:
     x, y = batch
@@ -247,6 +256,7 @@ WRONG = {
         ("norms", AGREE_NORMS, SUM_FOOLED),
         ("allclose", AGREE_ALLCLOSE, TOLERANCE),
         ("local-verdict", AGREE_LOCAL_VERDICT, SPLIT_VERDICT),
+        ("crashes-on-the-ranks", AGREE_CRASHES, IDENTICAL),
     ],
     "buckets-safe-logging": [
         ("in-place-on-rank-0", LOGGING_BUGGY, DIVERGED),

@@ -159,3 +159,18 @@ WRONG = {
         ("version-2", 'SELFTEST = {"q1": "exp", "q2": 2, "q3": False}', "bumps the version from 0 to 1"),
     ],
 }
+
+# The learner's regression tests (the ungraded answer cell "capstone-keep-test").
+KEEP_TESTS = '''
+def test_broken_still_raises():
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        broken()
+
+
+def test_fixed_matches_softmax():
+    w, x = capstone_inputs()
+    probs = torch.softmax(x @ w, dim=1)
+    loss = -probs[torch.arange(5), torch.tensor([0, 2, 1, 3, 0])].log().mean() + 1e-3 * w.pow(2).sum()
+    loss.backward()
+    torch.testing.assert_close(fixed(), w.grad)
+'''
