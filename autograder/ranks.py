@@ -177,9 +177,7 @@ def _rank_main(rank: int, world_size: int, port: int, pg_timeout: float, fn: Cal
         dist.init_process_group("gloo", store=store, rank=rank, world_size=world_size, timeout=delta)
         message: tuple = ("ok", fn(*args))
     except BaseException as err:  # noqa: BLE001 - every failure of the rank is reported, then the rank ends
-        # Drop this module's frame: the traceback starts in the caller's function.
-        text = "".join(traceback.format_exception(type(err), err, err.__traceback__.tb_next))
-        message = ("error", f"{type(err).__name__}: {err}", text)
+        message = ("error", f"{type(err).__name__}: {err}", _portable_traceback(err))
     try:
         data = pickle.dumps(message)
     except Exception as err:  # noqa: BLE001 - an unpicklable result is the caller's error to read
@@ -193,6 +191,35 @@ def _rank_main(rank: int, world_size: int, port: int, pg_timeout: float, fn: Cal
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(0)
+
+
+_NOTEBOOK_CELL = re.compile(r"/ipykernel_\d+/\d+\.py$")
+
+
+def _portable_traceback(err: BaseException) -> str:
+    """The traceback of a rank as the caller reads it: without this module's frame, with installed
+    packages named from their import root and notebook cells as ``<notebook cell>`` (the same text on
+    every machine and every run, so a notebook can keep it as output)."""
+    report = traceback.TracebackException.from_exception(err)  # reads each frame's line now
+    pending, seen = [report], set()
+    while pending:
+        current = pending.pop()
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        frames = [frame for frame in current.stack if frame.filename != __file__]
+        for frame in frames:
+            frame.filename = _portable_path(frame.filename)
+        current.stack = traceback.StackSummary.from_list(frames)
+        pending += [current.__cause__, current.__context__]
+    return "".join(report.format())
+
+
+def _portable_path(path: str) -> str:
+    if _NOTEBOOK_CELL.search(path):
+        return "<notebook cell>"
+    head, marker, tail = path.partition("/site-packages/")
+    return tail if marker else path
 
 
 def _die_with_parent() -> None:

@@ -149,3 +149,14 @@ def test_ranks_that_fail_together_report_the_lowest_rank_whichever_finished_firs
 
     with pytest.raises(RankError, match="^rank 0 raised RuntimeError: failure on rank 0"):
         run_on_ranks(both_fail)
+
+
+def test_tracebacks_name_notebook_cells_and_installed_packages_the_same_on_every_machine():
+    main = types.ModuleType("__main__")
+    source = "import torch\ndef cell_worker():\n    return torch.ones(2) @ torch.ones(3)\n"
+    exec(compile(source, "/tmp/ipykernel_4242/123456789.py", "exec"), main.__dict__)
+    with pytest.raises(RankError) as caught:
+        run_on_ranks(main.cell_worker)
+    text = str(caught.value)
+    assert 'File "<notebook cell>", line 3, in cell_worker' in text
+    assert "ipykernel_4242" not in text and "site-packages" not in text
