@@ -8,6 +8,7 @@ It depends only on torch, numpy, matplotlib and ipywidgets.
 
 from stridelab.chain import Op, apply_chain, parse_op, parse_shape, torch_chain
 from stridelab.curves import draw_loss_curves
+from stridelab.divergence import draw_divergence, first_divergent_step
 from stridelab.explorer import StrideExplorer, explore
 from stridelab.figures import LayoutFigure, draw_layout, slot_color
 from stridelab.layout import (
@@ -39,6 +40,7 @@ __all__ = [
     "apply_chain",
     "broadcast_dims",
     "contiguous_strides",
+    "draw_divergence",
     "draw_layout",
     "draw_sharing",
     "draw_loss_curves",
@@ -46,6 +48,7 @@ __all__ = [
     "draw_timeline",
     "explain_view",
     "explore",
+    "first_divergent_step",
     "infer_view_shape",
     "is_contiguous",
     "overlaps",

@@ -1,0 +1,527 @@
+"""Cases of Chapter 6, "Gradient buckets and flat shards" (notebooks/buckets/buckets.ipynb).
+
+The distributed exercises run the learner's function on two real gloo ranks through
+:func:`autograder.ranks.run_on_ranks`; their drivers return what they observed as plain data.
+Expected values come from trusted code in this process: bitwise comparison of the parameters each
+rank builds, and a one-process simulation of DDP's averaged gradients.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from autograder.checks import AnswerTypeError, Case, Diagnosis, close, exercise, require_dict
+from autograder.ranks import RankError, run_on_ranks
+
+WORLD_SIZE = 2
+
+
+def run_answer_on_ranks(worker: Callable[..., Any], *args: Any, world_size: int = WORLD_SIZE) -> list[Any]:
+    """Run a driver's worker on the ranks; print a failing rank's traceback in the test cell's output.
+
+    The grade report shortens an error to one line; the full traceback of the rank is what a learner
+    needs to find the failing line of their answer.
+    """
+    try:
+        return run_on_ranks(worker, *args, world_size=world_size, timeout=60.0, pg_timeout=5.0)
+    except RankError as err:
+        print(err)
+        raise
+
+
+# --------------------------------------------------------------------------- buckets-flatten
+def small_model(seed: int = 0) -> nn.Module:
+    """The chapter's running model: two linear layers, 58 parameters."""
+    torch.manual_seed(seed)
+    return nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 2))
+
+
+def normed_model() -> nn.Module:
+    """A model with buffers (BatchNorm's running statistics) and a frozen parameter."""
+    model = nn.Sequential(nn.Linear(3, 5), nn.BatchNorm1d(5), nn.Linear(5, 1, bias=False))
+    torch.manual_seed(1)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.copy_(torch.randn_like(p))
+    model[0].bias.requires_grad_(False)
+    return model
+
+
+def reference_flatten(module: nn.Module) -> torch.Tensor:
+    """Trusted reference: copy every parameter into one buffer, then make each a view into it."""
+    params = list(module.parameters())
+    flat = torch.empty(sum(p.numel() for p in params), dtype=params[0].dtype)
+    offset = 0
+    for p in params:
+        n = p.numel()
+        flat[offset:offset + n].copy_(p.detach().reshape(-1))
+        p.data = flat[offset:offset + n].view_as(p)
+        offset += n
+    return flat
+
+
+def _flatten(answer: Callable, make: Callable[[], nn.Module]) -> tuple[nn.Module, list, list, Any]:
+    model = make()
+    params = list(model.parameters())
+    before = [p.detach().clone() for p in params]
+    flat = answer(model)
+    if type(flat) is not torch.Tensor:
+        raise AnswerTypeError(f"flatten_into_buffer must return the flat torch.Tensor, found {type(flat).__name__}")
+    return model, params, before, flat
+
+
+def _same_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
+    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+
+
+def observe_views(answer: Callable, make: Callable[[], nn.Module]) -> list[bool]:
+    """For each parameter: is it (still) a view into the returned buffer's memory?"""
+    model, params, _, flat = _flatten(answer, make)
+    return [_same_storage(p, flat) for p in model.parameters()]
+
+
+def observe_values(answer: Callable, make: Callable[[], nn.Module]) -> list[bool]:
+    """For each parameter: are its values unchanged by the flattening?"""
+    model, _, before, _ = _flatten(answer, make)
+    return [torch.equal(p.detach(), b) for p, b in zip(model.parameters(), before, strict=True)]
+
+
+def observe_layout(answer: Callable, make: Callable[[], nn.Module]) -> dict[str, bool]:
+    """Is the buffer one 1-D tensor exactly as long as all parameters, each on its own slots?"""
+    model, _, _, flat = _flatten(answer, make)
+    params = list(model.parameters())
+    total = sum(p.numel() for p in params)
+    # Slots of the parameters that are views of the buffer (the "views" case reports the others).
+    slots: list[int] = []
+    for p in params:
+        if _same_storage(p, flat):
+            start = p.storage_offset() - flat.storage_offset()
+            slots += range(start, start + p.numel())
+    return {
+        "one_dimension": flat.dim() == 1,
+        "length_is_parameter_count": flat.numel() == total,
+        "parameters_on_own_slots": len(set(slots)) == len(slots) and all(0 <= s < total for s in slots),
+    }
+
+
+def observe_write_through(answer: Callable, make: Callable[[], nn.Module]) -> list[bool]:
+    """After ``flat.mul_(2)`` on the buffer: does each parameter show the doubled values?"""
+    model, _, before, flat = _flatten(answer, make)
+    with torch.no_grad():
+        flat.mul_(2.0)
+    return [torch.equal(p.detach(), 2.0 * b) for p, b in zip(model.parameters(), before, strict=True)]
+
+
+def observe_step_through(answer: Callable, make: Callable[[], nn.Module]) -> dict[str, Any]:
+    """Train one SGD step on ``model.parameters()``: are they still trainable leaves, and does the
+    buffer hold the stepped values?"""
+    model, params, _, flat = _flatten(answer, make)
+    now = list(model.parameters())
+    optimizer = torch.optim.SGD(now, lr=0.5)
+    torch.manual_seed(3)
+    x = torch.randn(6, model[0].in_features)
+    model(x).pow(2).mean().backward()
+    optimizer.step()
+    stepped = torch.cat([p.detach().reshape(-1) for p in now]) if now else torch.zeros(0)
+    return {
+        "same_parameter_objects": len(now) == len(params) and all(a is b for a, b in zip(now, params, strict=False)),
+        "parameters_are_leaves": all(type(p) is nn.Parameter and p.is_leaf for p in now),
+        "buffer_holds_stepped_values": flat.shape == stepped.shape and torch.equal(flat.detach(), stepped),
+    }
+
+
+CAT_COPIES = (
+    "torch.cat (and flatten, reshape of a copy, clone) copies the parameters into new memory: the buffer "
+    "then holds their values, but the parameters are not views into it. Point each parameter at its slice: "
+    "p.data = flat[offset:offset + n].view_as(p)."
+)
+VALUES_LOST = (
+    "pointing a parameter at a slice of a fresh buffer replaces its values with whatever the buffer held: "
+    "copy each parameter's values into its slice first, then make the parameter a view of that slice."
+)
+OVERLAP = (
+    "each parameter needs its own slots: advance the offset by p.numel() after each parameter, and size the "
+    "buffer as the total number of parameter elements (buffers such as BatchNorm's running mean are not "
+    "parameters)."
+)
+NOT_PARAMETERS = (
+    "replacing the parameters (setattr, or registering new tensors) breaks the module: optimizers and DDP "
+    "hold the original nn.Parameter objects. Keep the objects and change only their memory (p.data = view)."
+)
+WRITE_THROUGH = (
+    "a write to the buffer must show in every parameter: that is what makes one all-reduce of the buffer "
+    "update all the parameters. The parameters must be views of the buffer, not copies."
+)
+
+
+def _all_false(found: object, _inputs: tuple) -> bool:
+    return type(found) is list and bool(found) and not any(found)
+
+
+def _detached_parameters(found: object, _inputs: tuple) -> bool:
+    return type(found) is dict and not found.get("same_parameter_objects", True)
+
+
+flatten_exercise = exercise("buckets-flatten", "flatten_into_buffer")
+_MODELS = {"small": (small_model, "the chapter's two-layer model"),
+           "normed": (normed_model, "a model with BatchNorm buffers and a frozen bias")}
+FLATTEN_CASES = [
+    ("views", observe_views, "small", False, CAT_COPIES, (Diagnosis(_all_false, CAT_COPIES),)),
+    ("values", observe_values, "small", False, VALUES_LOST, ()),
+    ("layout", observe_layout, "small", False, OVERLAP, ()),
+    ("step-through", observe_step_through, "small", False, WRITE_THROUGH,
+     (Diagnosis(_detached_parameters, NOT_PARAMETERS),)),
+    ("write-through", observe_write_through, "small", True, WRITE_THROUGH, ()),
+    ("normed-views", observe_views, "normed", True, CAT_COPIES, (Diagnosis(_all_false, CAT_COPIES),)),
+    ("normed-layout", observe_layout, "normed", True, OVERLAP, ()),
+    ("normed-values", observe_values, "normed", True, VALUES_LOST, ()),
+]
+for _name, _observe, _model, _hidden, _message, _diagnoses in FLATTEN_CASES:
+    flatten_exercise.cases.append(
+        Case(
+            exercise="buckets-flatten",
+            name=_name,
+            answer="flatten_into_buffer",
+            probe=f"{_observe.__name__.removeprefix('observe_').replace('_', '-')} of flatten_into_buffer("
+                  f"{_MODELS[_model][1]})",
+            inputs=lambda m=_model: (_MODELS[m][0],),
+            call=_observe,
+            expect=lambda make, observe=_observe: observe(reference_flatten, make),
+            returns="observation",
+            otherwise=_message,
+            diagnoses=_diagnoses,
+            hidden=_hidden,
+        )
+    )
+
+
+# --------------------------------------------------------------------------- buckets-ranks-agree
+def agree_model() -> nn.Module:
+    """Parameters that are multiples of 1/8: every sum of them is exact in float32, so a change that
+    keeps the sum keeps it bit for bit."""
+    model = nn.Sequential(nn.Linear(4, 3), nn.Linear(3, 2))
+    generator = torch.Generator().manual_seed(7)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.copy_(torch.randint(-16, 16, p.shape, generator=generator) / 8)
+    return model
+
+
+def perturb(model: nn.Module, scenario: str, rank: int) -> None:
+    """Make the parameters of ``rank`` differ from the other ranks' as ``scenario`` says."""
+    weight = model[0].weight
+    with torch.no_grad():
+        if scenario == "identical" or rank != AGREE_SCENARIOS[scenario][1]:
+            return
+        if scenario == "one-rank-differs":
+            weight[0, 0] += 1.0
+        elif scenario == "sum-preserving-swap":
+            row = weight[0].clone()
+            j = int(torch.nonzero(row != row[0])[0])  # an entry that differs from the first
+            weight[0, 0], weight[0, j] = row[j], row[0]
+        elif scenario == "sum-preserving-shift":
+            model[0].bias[0] += 0.5
+            model[1].bias[0] -= 0.5
+        elif scenario == "one-ulp":
+            weight[1, 1] = torch.nextafter(weight[1, 1], torch.tensor(float("inf")))
+        elif scenario == "third-rank-differs":
+            model[1].weight[1, 2] += 0.25
+        else:
+            raise ValueError(scenario)
+
+
+# scenario -> (description, rank that differs, world size, hidden)
+AGREE_SCENARIOS = {
+    "identical": ("identical parameters", -1, 2, False),
+    "one-rank-differs": ("rank 1 added 1 to one weight", 1, 2, False),
+    "sum-preserving-swap": ("rank 1 swapped two weights: same sum, same norm", 1, 2, False),
+    "one-ulp": ("rank 1 moved one weight by one unit in the last place", 1, 2, True),
+    "sum-preserving-shift": ("rank 1 moved 0.5 from one bias to another: same total sum", 1, 2, True),
+    "third-rank-differs": ("3 ranks, rank 2 changed one weight", 2, 3, True),
+}
+
+
+def _agree_worker(answer: Callable, scenario: str) -> Any:
+    import torch.distributed as dist
+
+    model = agree_model()
+    perturb(model, scenario, dist.get_rank())
+    return answer(model)
+
+
+def observe_agreement(answer: Callable, scenario: str, world_size: int) -> list[bool]:
+    """``ranks_agree(model)`` on every rank of a real process group, in rank order."""
+    verdicts = run_answer_on_ranks(_agree_worker, answer, scenario, world_size=world_size)
+    for rank, verdict in enumerate(verdicts):
+        if type(verdict) is not bool:
+            raise AnswerTypeError(f"ranks_agree returned {type(verdict).__name__} on rank {rank}; "
+                                  "it must return a Python bool on every rank")
+    return verdicts
+
+
+def expected_agreement(scenario: str, world_size: int) -> list[bool]:
+    """Trusted: build every rank's parameters here and compare their bits."""
+    states = []
+    for rank in range(world_size):
+        model = agree_model()
+        perturb(model, scenario, rank)
+        states.append(torch.cat([p.detach().reshape(-1) for p in model.parameters()]).view(torch.int32))
+    same = all(torch.equal(states[0], s) for s in states[1:])
+    return [same] * world_size
+
+
+SPLIT_VERDICT = (
+    "every rank must return the same verdict: a rank that compares only its own view (or that alone "
+    "receives the comparison) says True while another says False. Combine the local verdicts, e.g. "
+    "all_reduce a 0/1 flag with ReduceOp.MIN, or all_gather everything to every rank."
+)
+SUM_FOOLED = (
+    "equal sums (or norms) do not mean equal parameters: a divergence can move value between entries and "
+    "keep every sum. Compare every element: all_gather the flattened parameters (or add an index-weighted "
+    "checksum), then torch.equal."
+)
+TOLERANCE = (
+    "the ranks must be bitwise identical: a one-ulp difference is already divergence (it grows with every "
+    "step). Use torch.equal, not allclose or a tolerance."
+)
+IDENTICAL = "identical parameters on every rank must give True on every rank."
+AGREE_MESSAGES = {
+    "identical": IDENTICAL,
+    "one-rank-differs": "a rank with different parameters must make ranks_agree return False on every rank.",
+    "sum-preserving-swap": SUM_FOOLED,
+    "sum-preserving-shift": SUM_FOOLED,
+    "one-ulp": TOLERANCE,
+    "third-rank-differs": (
+        "with more than two ranks, every rank must be compared, not only ranks 0 and 1; and every rank "
+        "must return the same verdict."
+    ),
+}
+
+
+def _split_verdict(found: object, _inputs: tuple) -> bool:
+    return type(found) is list and len(set(found)) > 1
+
+
+agree_exercise = exercise("buckets-ranks-agree", "ranks_agree")
+for _scenario, (_text, _rank, _world, _hidden) in AGREE_SCENARIOS.items():
+    agree_exercise.cases.append(
+        Case(
+            exercise="buckets-ranks-agree",
+            name=_scenario,
+            answer="ranks_agree",
+            probe=f"[ranks_agree(model) on each of {_world} ranks] with {_text}",
+            inputs=lambda s=_scenario, w=_world: (s, w),
+            call=observe_agreement,
+            expect=expected_agreement,
+            returns="observation",
+            otherwise=AGREE_MESSAGES[_scenario],
+            diagnoses=(Diagnosis(_split_verdict, SPLIT_VERDICT),),
+            hidden=_hidden,
+        )
+    )
+
+
+# --------------------------------------------------------------------------- buckets-safe-logging
+LR = 0.1
+
+
+def logging_model(seed: int) -> nn.Module:
+    torch.manual_seed(seed)
+    return nn.Sequential(nn.Linear(3, 6), nn.Tanh(), nn.Linear(6, 1))
+
+
+def logging_batch(seed: int, step: int, rank: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Each rank's own batch for a step, as a data loader with a distributed sampler would give."""
+    generator = torch.Generator().manual_seed(1000 * seed + 10 * step + rank)
+    x = torch.randn(4, 3, generator=generator)
+    return x, x.sum(1, keepdim=True).sin()
+
+
+def logged_value(grad: torch.Tensor) -> float:
+    """What the buggy step logs: the largest entry of the unit-norm gradient of the first parameter."""
+    return (grad / grad.norm()).abs().max().item()
+
+
+def _logging_worker(answer: Callable, seed: int, steps: int) -> tuple[list[Any], torch.Tensor]:
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel
+
+    model = DistributedDataParallel(logging_model(seed))
+    optimizer = torch.optim.SGD(model.parameters(), lr=LR)
+    logged = [answer(model, optimizer, logging_batch(seed, step, dist.get_rank())) for step in range(steps)]
+    return logged, torch.cat([p.detach().reshape(-1) for p in model.parameters()])
+
+
+def observe_training(answer: Callable, seed: int, steps: int) -> dict[str, Any]:
+    """Train a DDP model on two ranks with the answer's step: rank 0's logged values and parameters,
+    and whether the ranks' parameters are still bitwise identical."""
+    (logged, params), (_, other) = run_answer_on_ranks(_logging_worker, answer, seed, steps)
+    for value in logged:
+        if type(value) is not float:
+            raise AnswerTypeError(f"train_step_fixed must return the logged value as a Python float on rank 0, "
+                                  f"found {type(value).__name__}")
+    return {"ranks_identical": torch.equal(params, other), "logged": logged, "params": params}
+
+
+def expected_training(seed: int, steps: int) -> dict[str, Any]:
+    """Trusted: one process simulates DDP (the average of the ranks' gradients) and logs from a copy."""
+    model = logging_model(seed)
+    params = list(model.parameters())
+    optimizer = torch.optim.SGD(params, lr=LR)
+    logged = []
+    for step in range(steps):
+        per_rank = []
+        for rank in range(WORLD_SIZE):
+            model.zero_grad()
+            x, y = logging_batch(seed, step, rank)
+            F.mse_loss(model(x), y).backward()
+            per_rank.append([p.grad / WORLD_SIZE for p in params])
+        for p, grads in zip(params, zip(*per_rank, strict=True), strict=True):
+            p.grad = functools.reduce(torch.add, grads)
+        logged.append(logged_value(params[0].grad))
+        optimizer.step()
+    return {"ranks_identical": True, "logged": logged,
+            "params": torch.cat([p.detach().reshape(-1) for p in params])}
+
+
+DIVERGED = (
+    "the ranks diverged: an in-place edit of a gradient on one rank after backward (through p.grad, "
+    ".data or .detach(), which all share its memory) changes only that rank's update, silently. Compute "
+    "the logged value from a new tensor (grad / grad.norm()) and leave p.grad untouched."
+)
+UPDATE_CHANGED = (
+    "the ranks agree but the model no longer trains as intended: the optimizer must step with the averaged "
+    "gradient unchanged. Normalising p.grad in place on every rank keeps the ranks together yet changes "
+    "every update; logging must not edit the gradient."
+)
+LOGGED_WRONG = (
+    "the logged value must be what the buggy step logged: the largest absolute entry of the first "
+    "parameter's gradient divided by its norm, after the gradients were averaged (after backward)."
+)
+
+
+def _diverged(found: object, _inputs: tuple) -> bool:
+    return type(found) is dict and found.get("ranks_identical") is False
+
+
+def _update_changed(found: object, inputs: tuple) -> bool:
+    if type(found) is not dict or type(found.get("params")) is not torch.Tensor:
+        return False
+    return not close(found["params"], expected_training(*inputs)["params"])
+
+
+logging_exercise = exercise("buckets-safe-logging", "train_step_fixed")
+for _name, _seed, _steps, _hidden in (("three-steps", 0, 3, False), ("four-steps-other-data", 5, 4, True)):
+    logging_exercise.cases.append(
+        Case(
+            exercise="buckets-safe-logging",
+            name=_name,
+            answer="train_step_fixed",
+            probe=f"{_steps} DDP steps with train_step_fixed on 2 ranks (seed {_seed})",
+            inputs=lambda seed=_seed, steps=_steps: (seed, steps),
+            call=observe_training,
+            expect=expected_training,
+            returns="observation",
+            otherwise=LOGGED_WRONG,
+            diagnoses=(Diagnosis(_diverged, DIVERGED), Diagnosis(_update_changed, UPDATE_CHANGED)),
+            agree=functools.partial(close, rtol=1e-5, atol=1e-6),
+            points=2,
+            hidden=_hidden,
+        )
+    )
+
+
+# --------------------------------------------------------------------------- buckets-selftest
+def _rank_local_edit_facts() -> dict[str, Any]:
+    """One DDP step where rank 0 doubles a gradient after backward: did anything raise, do the ranks
+    still agree, and by what did DDP divide the summed gradients?"""
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel
+
+    model = DistributedDataParallel(small_model())
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    x = torch.full((2, 4), float(dist.get_rank() + 1))
+    local = small_model()
+    local(x).sum().backward()
+    model(x).sum().backward()
+    summed = local[0].bias.grad.clone()
+    dist.all_reduce(summed)
+    divisor = round((summed / model.module[0].bias.grad).mean().item())
+    raised = False
+    try:
+        if dist.get_rank() == 0:
+            model.module[0].weight.grad.mul_(2.0)
+        optimizer.step()
+    except RuntimeError:
+        raised = True
+    params = torch.cat([p.detach().reshape(-1) for p in model.parameters()])
+    gathered = [torch.empty_like(params) for _ in range(dist.get_world_size())]
+    dist.all_gather(gathered, params)
+    return {"raised": raised, "agree": all(torch.equal(gathered[0], g) for g in gathered), "divisor": divisor}
+
+
+@functools.cache
+def rank_local_edit_facts() -> dict[str, Any]:
+    """Trusted, measured once per process on two real ranks."""
+    return run_answer_on_ranks(_rank_local_edit_facts)[0]
+
+
+def _selftest_expectations() -> dict[str, tuple[str, str, Callable[[], object], str]]:
+    """Question key -> (question, result kind, expected value (computed lazily), misconception)."""
+
+    def offset() -> int:
+        flat = torch.zeros(10)
+        return flat[4:10].view(2, 3).storage_offset()
+
+    def write_shows() -> bool:
+        flat = torch.zeros(10)
+        flat[4:10].view(2, 3).add_(1.0)
+        return flat.sum().item() != 0.0
+
+    def cat_shares() -> bool:
+        a, b = torch.zeros(2, 2), torch.zeros(3)
+        return _same_storage(torch.cat([a.reshape(-1), b]), a)
+
+    return {
+        "q1": ("flat = torch.zeros(10); w = flat[4:10].view(2, 3): what is w.storage_offset()?", "int", offset,
+               "a slice of a flat buffer starts at its offset (4 here); view keeps that offset."),
+        "q2": ("After w.add_(1), does flat change (True/False)?", "bool", write_shows,
+               "w is a view: a write through it lands in the buffer's memory."),
+        "q3": ("Does torch.cat([a.reshape(-1), b]) share memory with a (True/False)?", "bool", cat_shares,
+               "torch.cat always allocates a new tensor and copies into it."),
+        "q4": ("Rank 0 alone runs p.grad.mul_(2) after backward() under DDP, then every rank steps: does "
+               "anything raise (True/False)?", "bool", lambda: rank_local_edit_facts()["raised"],
+               "nothing checks that ranks hold the same gradients after the all-reduce: the edit passes "
+               "silently and the ranks diverge."),
+        "q5": ("DDP on 2 ranks: after backward, p.grad equals the sum of the ranks' gradients divided by "
+               "what (int)?", "int", lambda: rank_local_edit_facts()["divisor"],
+               "DDP averages: it divides the all-reduced sum by the world size."),
+    }
+
+
+SELFTEST_QUESTIONS = {key: q[0] for key, q in _selftest_expectations().items()}
+
+selftest_exercise = exercise(
+    "buckets-selftest", "SELFTEST", require=require_dict("SELFTEST", list(SELFTEST_QUESTIONS))
+)
+for _key, (_question, _kind, _value, _message) in _selftest_expectations().items():
+    selftest_exercise.cases.append(
+        Case(
+            exercise="buckets-selftest",
+            name=_key,
+            answer="SELFTEST",
+            probe=f"SELFTEST[{_key!r}] ({_question})",
+            inputs=lambda k=_key: (k,),
+            expect=lambda k: _selftest_expectations()[k][2](),
+            returns=_kind,
+            otherwise=_message,
+            entry=True,
+            hidden=_key in ("q4", "q5"),
+        )
+    )

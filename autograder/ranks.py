@@ -1,0 +1,360 @@
+"""Run a function on N ranks of real ``torch.distributed`` (gloo on loopback), from a notebook cell.
+
+Defined for Chapter 6, "Gradient buckets and flat shards" (notebooks/buckets/buckets.ipynb), and used
+by its test cases::
+
+    def worker():
+        import torch.distributed as dist
+        return dist.get_rank()
+
+    run_on_ranks(worker)          # [0, 1]
+
+Why it is built this way:
+
+* **fork**, not spawn: a function defined in a notebook lives in the kernel's ``__main__``, which a
+  spawned interpreter cannot import; a forked child already has it.
+* The parent hosts the rendezvous store on a port the kernel picks (port 0), so two launches on one
+  machine never race for a port.
+* Each rank writes one pickled message (its result, or its exception and traceback) to a pipe, and
+  everything it prints (Python and C++, stdout and stderr) to a second pipe; the parent prints that
+  output in the calling cell, rank by rank, so nothing is lost on the kernel's own stderr.
+* A rank ends with ``destroy_process_group()``, a flush and ``os._exit(0)``: a process that used DDP
+  sometimes aborts in its interpreter-exit destructors after the work is done.
+* The parent imports what DDP's constructor imports lazily (``torch._dynamo``, about 800 modules)
+  once, before forking: paid in every rank, it costs seconds per launch; inherited, nothing.
+* Every wait is bounded: a short process-group timeout makes a collective whose partner is gone fail
+  instead of blocking, and a wall-clock bound kills the ranks (each is its own process group, and it
+  dies with its parent) so that nothing is left behind, also when a rank hangs or dies.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import datetime
+import functools
+import os
+import pickle
+import re
+import selectors
+import signal
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["RankError", "RanksTimeout", "run_on_ranks"]
+
+HOST = "127.0.0.1"
+# What a rank raises when its partner in a collective has gone away.
+_PARTNER_LOST = re.compile(r"Connection (closed|reset) by peer|Broken pipe")
+# Seconds to wait for the other ranks once one has failed.
+FAILURE_GRACE = 1.0
+_PR_SET_PDEATHSIG = 1
+
+
+class RankError(RuntimeError):
+    """A rank raised, died or did not finish; the message holds its rank, traceback and output."""
+
+
+class RanksTimeout(RankError):
+    """The ranks did not all finish within the wall-clock bound; they were killed."""
+
+
+@dataclass
+class _Rank:
+    """The parent's view of one rank process."""
+
+    rank: int
+    pid: int
+    result_fd: int
+    output_fd: int
+    payload: bytearray = field(default_factory=bytearray)
+    output: bytearray = field(default_factory=bytearray)
+    open_fds: set[int] = field(default_factory=set)
+    status: int | None = None
+
+    @property
+    def finished_writing(self) -> bool:
+        return self.result_fd not in self.open_fds
+
+    def message(self) -> tuple | None:
+        if not self.payload:
+            return None
+        return pickle.loads(bytes(self.payload))
+
+    def printed(self) -> str:
+        return self.output.decode("utf-8", errors="replace")
+
+
+def run_on_ranks(
+    fn: Callable[..., Any],
+    *args: Any,
+    world_size: int = 2,
+    timeout: float = 60.0,
+    pg_timeout: float = 5.0,
+) -> list[Any]:
+    """Call ``fn(*args)`` on ``world_size`` ranks of a fresh gloo process group; return each rank's result.
+
+    Args:
+        fn: The function each rank calls, inside an initialised process group (``dist.get_rank()``
+            tells it which rank it is). It may be defined in a notebook. Its result must be picklable.
+        *args: Arguments passed to ``fn`` on every rank (each rank gets its own copy).
+        world_size: Number of ranks.
+        timeout: Wall-clock bound in seconds for the whole launch; the ranks are killed after it.
+        pg_timeout: Process-group timeout in seconds: a collective that waits longer raises.
+
+    Returns:
+        ``[result of rank 0, result of rank 1, ...]``.
+
+    Raises:
+        RankError: a rank raised (its traceback is in the message), died, or returned a result that
+            cannot be pickled. The other ranks are stopped.
+        RanksTimeout: not every rank finished within ``timeout`` seconds.
+    """
+    import torch.distributed as dist
+
+    _preload()
+    store = dist.TCPStore(HOST, 0, world_size, True, timeout=datetime.timedelta(seconds=pg_timeout),
+                          wait_for_workers=False)
+    ranks: list[_Rank] = []
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        for rank in range(world_size):
+            ranks.append(_fork_rank(rank, world_size, store.port, pg_timeout, fn, args))
+        failure = _collect(ranks, time.monotonic() + timeout)
+    finally:
+        _stop(ranks)
+        del store
+    _relay_output(ranks)
+    if failure is not None:
+        raise failure
+    return [rank.message()[1] for rank in ranks]
+
+
+@functools.cache
+def _preload() -> None:
+    """Import in the parent what ranks would otherwise each import on their first DDP step."""
+    import torch._dynamo  # noqa: F401 - imported for the forked ranks to inherit
+
+
+def _fork_rank(rank: int, world_size: int, port: int, pg_timeout: float, fn: Callable, args: tuple) -> _Rank:
+    result_read, result_write = os.pipe()
+    output_read, output_write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the rank; it never returns
+        try:
+            os.close(result_read)
+            os.close(output_read)
+            _rank_main(rank, world_size, port, pg_timeout, fn, args, result_write, output_write)
+        finally:
+            os._exit(1)
+    os.close(result_write)
+    os.close(output_write)
+    for fd in (result_read, output_read):
+        os.set_blocking(fd, False)
+    return _Rank(rank, pid, result_read, output_read, open_fds={result_read, output_read})
+
+
+def _rank_main(rank: int, world_size: int, port: int, pg_timeout: float, fn: Callable, args: tuple,
+               result_fd: int, output_fd: int) -> None:
+    """Body of a rank process: set up, call ``fn``, report, end without running exit handlers."""
+    os.setpgrp()  # its own process group, so a kill reaches whatever it starts
+    _die_with_parent()
+    # Python and C++ output of this rank go to the parent, which prints it in the cell.
+    os.dup2(output_fd, 1)
+    os.dup2(output_fd, 2)
+    os.close(output_fd)
+    sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115 - lives until os._exit
+    sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
+    import torch.distributed as dist
+
+    try:
+        delta = datetime.timedelta(seconds=pg_timeout)
+        store = dist.TCPStore(HOST, port, world_size, False, timeout=delta)
+        dist.init_process_group("gloo", store=store, rank=rank, world_size=world_size, timeout=delta)
+        message: tuple = ("ok", fn(*args))
+    except BaseException as err:  # noqa: BLE001 - every failure of the rank is reported, then the rank ends
+        message = ("error", f"{type(err).__name__}: {err}", _portable_traceback(err))
+    try:
+        data = pickle.dumps(message)
+    except Exception as err:  # noqa: BLE001 - an unpicklable result is the caller's error to read
+        data = pickle.dumps(("error", f"the result of rank {rank} cannot be sent back: {err}", ""))
+    with open(result_fd, "wb") as pipe:
+        pipe.write(data)
+    try:
+        if dist.is_initialized():
+            dist.destroy_process_group()
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
+
+
+_NOTEBOOK_CELL = re.compile(r"/ipykernel_\d+/\d+\.py$")
+
+
+def _portable_traceback(err: BaseException) -> str:
+    """The traceback of a rank as the caller reads it: without this module's frame, with installed
+    packages named from their import root and notebook cells as ``<notebook cell>`` (the same text on
+    every machine and every run, so a notebook can keep it as output)."""
+    report = traceback.TracebackException.from_exception(err)  # reads each frame's line now
+    pending, seen = [report], set()
+    while pending:
+        current = pending.pop()
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        frames = [frame for frame in current.stack if frame.filename != __file__]
+        for frame in frames:
+            frame.filename = _portable_path(frame.filename)
+        current.stack = traceback.StackSummary.from_list(frames)
+        pending += [current.__cause__, current.__context__]
+    return "".join(report.format())
+
+
+def _portable_path(path: str) -> str:
+    if _NOTEBOOK_CELL.search(path):
+        return "<notebook cell>"
+    head, marker, tail = path.partition("/site-packages/")
+    return tail if marker else path
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to kill this rank when the process that forked it dies (a restarted kernel)."""
+    try:
+        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+
+
+def _collect(ranks: list[_Rank], deadline: float) -> RankError | None:
+    """Read every rank's pipes until all finished, one failed, or the deadline passed."""
+    selector = selectors.DefaultSelector()
+    failed = False
+    for rank in ranks:
+        for fd in rank.open_fds:
+            selector.register(fd, selectors.EVENT_READ, rank)
+    try:
+        while any(not rank.finished_writing for rank in ranks):
+            if _first_failure(ranks) is not None:
+                # Ranks that fail together report together: wait a moment for the others, so the
+                # lowest failing rank is reported whichever finished first; a rank blocked in a
+                # collective whose partner failed is not waited for longer than that.
+                if not failed:
+                    deadline = min(deadline, time.monotonic() + FAILURE_GRACE)
+                    failed = True
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return _first_failure(ranks) if failed else _timeout(ranks)
+            for key, _ in selector.select(timeout=min(remaining, 0.5)):
+                rank: _Rank = key.data
+                chunk = os.read(key.fd, 1 << 16)
+                if chunk:
+                    (rank.payload if key.fd == rank.result_fd else rank.output).extend(chunk)
+                else:
+                    selector.unregister(key.fd)
+                    os.close(key.fd)
+                    rank.open_fds.discard(key.fd)
+        # Output written just before a rank ended may still be in its pipe.
+        _drain(ranks, selector, deadline=min(deadline, time.monotonic() + 2.0))
+    finally:
+        selector.close()
+    return _first_failure(ranks)
+
+
+def _drain(ranks: list[_Rank], selector: selectors.BaseSelector, deadline: float) -> None:
+    while selector.get_map() and time.monotonic() < deadline:
+        for key, _ in selector.select(timeout=0.1):
+            rank = key.data
+            chunk = os.read(key.fd, 1 << 16)
+            if chunk:
+                rank.output.extend(chunk)
+            else:
+                selector.unregister(key.fd)
+                os.close(key.fd)
+                rank.open_fds.discard(key.fd)
+
+
+def _first_failure(ranks: list[_Rank]) -> RankError | None:
+    """The failure that explains the others, among ranks that have finished.
+
+    A rank that died or raised makes its partners fail too, in their next collective ("Connection
+    closed by peer"). So a death is reported before an exception, an exception before such a
+    consequence, and among equals the lowest rank (deterministic when ranks fail alike).
+    """
+    found: list[tuple[int, int, RankError]] = []
+    for rank in ranks:
+        if not rank.finished_writing:
+            continue
+        message = rank.message()
+        if message is None:
+            _reap(rank, wait=1.0)
+            error = RankError(f"rank {rank.rank} died before returning a result ({_describe_status(rank.status)}).")
+            found.append((0, rank.rank, error))
+        elif message[0] == "error":
+            _, summary, text = message
+            error = RankError(f"rank {rank.rank} raised {summary}\n\nTraceback of rank {rank.rank}:\n{text}")
+            found.append((2 if _PARTNER_LOST.search(summary) else 1, rank.rank, error))
+    return min(found, key=lambda item: item[:2])[2] if found else None
+
+
+def _timeout(ranks: list[_Rank]) -> RanksTimeout:
+    waiting = [rank.rank for rank in ranks if not rank.finished_writing]
+    return RanksTimeout(f"rank(s) {waiting} did not finish within the time limit and were killed; "
+                        "what they printed is shown above.")
+
+
+def _describe_status(status: int | None) -> str:
+    if status is None:
+        return "still running; killed"
+    if os.WIFSIGNALED(status):
+        return f"killed by {signal.Signals(os.WTERMSIG(status)).name}"
+    return f"exit code {os.WEXITSTATUS(status)}"
+
+
+def _reap(rank: _Rank, wait: float) -> None:
+    """Collect the rank's exit status, waiting at most ``wait`` seconds."""
+    deadline = time.monotonic() + wait
+    while rank.status is None:
+        try:
+            pid, status = os.waitpid(rank.pid, os.WNOHANG)
+        except ChildProcessError:
+            rank.status = 0
+            return
+        if pid:
+            rank.status = status
+            return
+        if time.monotonic() >= deadline:
+            return
+        time.sleep(0.01)
+
+
+def _stop(ranks: list[_Rank]) -> None:
+    """Give finished ranks a moment to exit, then kill every rank's process group and reap it."""
+    for rank in ranks:
+        _reap(rank, wait=5.0 if rank.finished_writing else 0.0)
+    for rank in ranks:
+        if rank.status is None:
+            try:
+                os.killpg(rank.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            _reap(rank, wait=5.0)
+        # A rank's own children (if it started any) are in its process group.
+        try:
+            os.killpg(rank.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        for fd in list(rank.open_fds):
+            os.close(fd)
+            rank.open_fds.discard(fd)
+
+
+def _relay_output(ranks: list[_Rank]) -> None:
+    """Print what each rank printed, in rank order, in the caller's output (a notebook cell's)."""
+    for rank in ranks:
+        for line in rank.printed().splitlines():
+            print(f"[rank {rank.rank}] {line}")

@@ -1,0 +1,273 @@
+"""Answers learners write for Chapter 6, right and wrong, as answer-cell sources.
+
+Each wrong answer names the misconception message its test cells must report. The grader tests
+put these into real submissions and grade them with nbgrader. The sources run after the chapter's
+setup cell (torch, ``nn``, ``F``, ``dist`` and ``DDP`` imported).
+"""
+
+from autograder.buckets import (
+    CAT_COPIES,
+    DIVERGED,
+    IDENTICAL,
+    LOGGED_WRONG,
+    NOT_PARAMETERS,
+    OVERLAP,
+    SPLIT_VERDICT,
+    SUM_FOOLED,
+    TOLERANCE,
+    UPDATE_CHANGED,
+    VALUES_LOST,
+)
+
+FLATTEN_REFERENCE = '''
+def flatten_into_buffer(module: nn.Module) -> torch.Tensor:
+    params = list(module.parameters())
+    flat = torch.empty(sum(p.numel() for p in params), dtype=params[0].dtype)
+    offset = 0
+    for p in params:
+        n = p.numel()
+        flat[offset:offset + n].copy_(p.detach().reshape(-1))
+        p.data = flat[offset:offset + n].view_as(p)
+        offset += n
+    return flat
+'''
+
+FLATTEN_UTILS = '''
+from torch.nn.utils import parameters_to_vector, vector_to_parameters
+
+
+def flatten_into_buffer(module):
+    flat = parameters_to_vector(module.parameters()).detach()
+    vector_to_parameters(flat, module.parameters())  # sets each p.data to a view of flat
+    return flat
+'''
+
+FLATTEN_SET = '''
+def flatten_into_buffer(module):
+    params = list(module.parameters())
+    flat = torch.cat([p.detach().reshape(-1) for p in params])
+    offset = 0
+    with torch.no_grad():
+        for p in params:
+            p.set_(flat.untyped_storage(), offset, p.shape)
+            offset += p.numel()
+    return flat
+'''
+
+FLATTEN_CAT = '''
+def flatten_into_buffer(module):
+    return torch.cat([p.detach().reshape(-1) for p in module.parameters()])
+'''
+
+FLATTEN_NO_COPY = '''
+def flatten_into_buffer(module):
+    params = list(module.parameters())
+    flat = torch.zeros(sum(p.numel() for p in params))
+    offset = 0
+    for p in params:
+        p.data = flat[offset:offset + p.numel()].view_as(p)
+        offset += p.numel()
+    return flat
+'''
+
+FLATTEN_NO_OFFSET = '''
+def flatten_into_buffer(module):
+    params = list(module.parameters())
+    flat = torch.zeros(sum(p.numel() for p in params))
+    for p in params:
+        n = p.numel()
+        flat[:n].copy_(p.detach().reshape(-1))
+        p.data = flat[:n].view_as(p)
+    return flat
+'''
+
+FLATTEN_NEW_PARAMETERS = '''
+def flatten_into_buffer(module):
+    flat = torch.cat([p.detach().reshape(-1) for p in module.parameters()])
+    offset = 0
+    for sub in module.modules():
+        for name, p in list(sub._parameters.items()):
+            if p is None:
+                continue
+            view = flat[offset:offset + p.numel()].view_as(p)
+            sub._parameters[name] = nn.Parameter(view, requires_grad=p.requires_grad)
+            offset += p.numel()
+    return flat
+'''
+
+AGREE_REFERENCE = '''
+def ranks_agree(module: nn.Module) -> bool:
+    flat = torch.cat([p.detach().reshape(-1) for p in module.parameters()])
+    gathered = [torch.empty_like(flat) for _ in range(dist.get_world_size())]
+    dist.all_gather(gathered, flat)
+    return all(torch.equal(gathered[0], other) for other in gathered[1:])
+'''
+
+AGREE_BROADCAST_MIN = '''
+def ranks_agree(module):
+    mine = torch.cat([p.detach().flatten() for p in module.parameters()])
+    first = mine.clone()
+    dist.broadcast(first, src=0)
+    flag = torch.tensor([int(torch.equal(mine, first))])
+    dist.all_reduce(flag, op=dist.ReduceOp.MIN)
+    return bool(flag.item())
+'''
+
+AGREE_OBJECTS = '''
+def ranks_agree(module):
+    blob = b"".join(p.detach().numpy().tobytes() for p in module.parameters())
+    blobs = [None] * dist.get_world_size()
+    dist.all_gather_object(blobs, blob)
+    return len(set(blobs)) == 1
+'''
+
+AGREE_SUM = '''
+def ranks_agree(module):
+    total = torch.stack([p.detach().sum() for p in module.parameters()]).sum().reshape(1)
+    totals = [torch.empty_like(total) for _ in range(dist.get_world_size())]
+    dist.all_gather(totals, total)
+    return all(torch.equal(totals[0], t) for t in totals)
+'''
+
+AGREE_NORMS = '''
+def ranks_agree(module):
+    norms = torch.stack([p.detach().norm() for p in module.parameters()])
+    gathered = [torch.empty_like(norms) for _ in range(dist.get_world_size())]
+    dist.all_gather(gathered, norms)
+    return all(torch.equal(gathered[0], g) for g in gathered)
+'''
+
+AGREE_ALLCLOSE = '''
+def ranks_agree(module):
+    flat = torch.cat([p.detach().reshape(-1) for p in module.parameters()])
+    gathered = [torch.empty_like(flat) for _ in range(dist.get_world_size())]
+    dist.all_gather(gathered, flat)
+    return all(torch.allclose(gathered[0], g) for g in gathered)
+'''
+
+AGREE_LOCAL_VERDICT = '''
+def ranks_agree(module):
+    mine = torch.cat([p.detach().reshape(-1) for p in module.parameters()])
+    first = mine.clone()
+    dist.broadcast(first, src=0)
+    return torch.equal(mine, first)  # each rank answers for itself only
+'''
+
+AGREE_CRASHES = '''
+def ranks_agree(module):
+    flat = torch.cat([p.detach().reshape(-1) for p in module.parameters()])
+    gathered = [torch.empty(0) for _ in range(dist.get_world_size())]  # all_gather needs full-size tensors
+    dist.all_gather(gathered, flat)
+    return all(torch.equal(gathered[0], g) for g in gathered)
+'''
+
+LOGGING_REFERENCE = '''
+def train_step_fixed(model, optimizer, batch) -> float:
+    x, y = batch
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    logged = 0.0
+    if dist.get_rank() == 0:
+        grad = next(model.parameters()).grad
+        logged = (grad / grad.norm()).abs().max().item()  # a new tensor: p.grad is untouched
+    optimizer.step()
+    return logged
+'''
+
+LOGGING_CLONE = '''
+def train_step_fixed(model, optimizer, batch):
+    x, y = batch
+    optimizer.zero_grad()
+    F.mse_loss(model(x), y).backward()
+    grad = next(model.parameters()).grad.clone()
+    grad.div_(grad.norm())  # in place on a private copy, on every rank
+    optimizer.step()
+    return grad.abs().max().item()
+'''
+
+LOGGING_BUGGY = '''
+def train_step_fixed(model, optimizer, batch):
+    x, y = batch
+    optimizer.zero_grad()
+    F.mse_loss(model(x), y).backward()
+    logged = 0.0
+    if dist.get_rank() == 0:
+        grad = next(model.parameters()).grad
+        grad.div_(grad.norm())
+        logged = grad.abs().max().item()
+    optimizer.step()
+    return logged
+'''
+
+LOGGING_DETACH = '''
+def train_step_fixed(model, optimizer, batch):
+    x, y = batch
+    optimizer.zero_grad()
+    F.mse_loss(model(x), y).backward()
+    logged = 0.0
+    if dist.get_rank() == 0:
+        grad = next(model.parameters()).grad.detach()  # "a copy", it is not
+        grad /= grad.norm()
+        logged = grad.abs().max().item()
+    optimizer.step()
+    return logged
+'''
+
+LOGGING_EVERY_RANK = '''
+def train_step_fixed(model, optimizer, batch):
+    x, y = batch
+    optimizer.zero_grad()
+    F.mse_loss(model(x), y).backward()
+    grad = next(model.parameters()).grad
+    grad.div_(grad.norm())  # the same edit on every rank keeps them together
+    logged = grad.abs().max().item()
+    optimizer.step()
+    return logged
+'''
+
+LOGGING_NORM = '''
+def train_step_fixed(model, optimizer, batch):
+    x, y = batch
+    optimizer.zero_grad()
+    F.mse_loss(model(x), y).backward()
+    logged = next(model.parameters()).grad.norm().item()
+    optimizer.step()
+    return logged
+'''
+
+RIGHT = {
+    "buckets-flatten": [("reference", FLATTEN_REFERENCE), ("torch-utils", FLATTEN_UTILS), ("set", FLATTEN_SET)],
+    "buckets-ranks-agree": [("all-gather", AGREE_REFERENCE), ("broadcast-min", AGREE_BROADCAST_MIN),
+                            ("objects", AGREE_OBJECTS)],
+    "buckets-safe-logging": [("out-of-place", LOGGING_REFERENCE), ("clone-every-rank", LOGGING_CLONE)],
+    "buckets-selftest": [("literal", 'SELFTEST = {"q1": 4, "q2": True, "q3": False, "q4": False, "q5": 2}')],
+}
+
+WRONG = {
+    "buckets-flatten": [
+        ("cat-copies", FLATTEN_CAT, CAT_COPIES),
+        ("views-of-zeros", FLATTEN_NO_COPY, VALUES_LOST),
+        ("offset-not-advanced", FLATTEN_NO_OFFSET, OVERLAP),
+        ("new-parameters", FLATTEN_NEW_PARAMETERS, NOT_PARAMETERS),
+    ],
+    "buckets-ranks-agree": [
+        ("sum", AGREE_SUM, SUM_FOOLED),
+        ("norms", AGREE_NORMS, SUM_FOOLED),
+        ("allclose", AGREE_ALLCLOSE, TOLERANCE),
+        ("local-verdict", AGREE_LOCAL_VERDICT, SPLIT_VERDICT),
+        ("crashes-on-the-ranks", AGREE_CRASHES, IDENTICAL),
+    ],
+    "buckets-safe-logging": [
+        ("in-place-on-rank-0", LOGGING_BUGGY, DIVERGED),
+        ("detach-is-not-a-copy", LOGGING_DETACH, DIVERGED),
+        ("in-place-on-every-rank", LOGGING_EVERY_RANK, UPDATE_CHANGED),
+        ("logs-the-norm", LOGGING_NORM, LOGGED_WRONG),
+    ],
+    "buckets-selftest": [
+        ("cat-shares", 'SELFTEST = {"q1": 4, "q2": True, "q3": True, "q4": False, "q5": 2}',
+         "torch.cat always allocates a new tensor"),
+        ("ddp-raises", 'SELFTEST = {"q1": 4, "q2": True, "q3": False, "q4": True, "q5": 1}',
+         "the edit passes silently"),
+    ],
+}

@@ -1,0 +1,120 @@
+"""Chapter 6's cases: trusted expectations agree with torch and the contract; catalogued answers
+are told apart, in-process (the distributed cases on real ranks)."""
+
+import pytest
+import torch
+import torch.distributed as dist
+import torch.nn.functional as F
+from torch import nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+from autograder.buckets import (
+    AGREE_SCENARIOS,
+    agree_model,
+    expected_agreement,
+    expected_training,
+    logging_model,
+    perturb,
+    rank_local_edit_facts,
+    reference_flatten,
+    small_model,
+)
+from autograder.checks import exercises, run
+from tests.catalog.buckets import LOGGING_BUGGY, RIGHT, WRONG
+
+
+def namespace() -> dict:
+    """What the chapter's setup cell defines before an answer cell runs."""
+    return {"torch": torch, "nn": nn, "F": F, "dist": dist, "DDP": DDP}
+
+
+def answer_of(grade_id: str, label: str, source: str):
+    names = namespace()
+    exec(compile(source, f"<{label}>", "exec"), names)
+    return names[exercises("buckets")[grade_id].answer]
+
+
+def test_reference_flatten_makes_every_parameter_a_view_at_its_offset():
+    model = small_model()
+    values = [p.detach().clone() for p in model.parameters()]
+    flat = reference_flatten(model)
+    offsets = [p.storage_offset() for p in model.parameters()]
+    assert offsets == [0, 32, 40, 56] and flat.numel() == 58
+    assert all(torch.equal(p, v) for p, v in zip(model.parameters(), values, strict=True))
+    with torch.no_grad():
+        flat.zero_()
+    assert all(p.abs().sum() == 0 for p in model.parameters())
+
+
+def test_the_agree_model_makes_sum_preserving_changes_exact():
+    base, swapped = agree_model(), agree_model()
+    perturb(swapped, "sum-preserving-swap", rank=1)
+    shifted = agree_model()
+    perturb(shifted, "sum-preserving-shift", rank=1)
+    def total(m):
+        return torch.stack([p.sum() for p in m.parameters()]).sum()
+    def norms(m):
+        return [p.norm() for p in m.parameters()]
+    assert torch.equal(total(base), total(swapped)) and torch.equal(total(base), total(shifted))
+    assert all(torch.equal(a, b) for a, b in zip(norms(base), norms(swapped), strict=True))
+    assert not torch.equal(base[0].weight, swapped[0].weight)
+
+
+@pytest.mark.parametrize("scenario", list(AGREE_SCENARIOS))
+def test_expected_agreement_is_true_only_without_perturbation(scenario):
+    _text, _rank, world, _hidden = AGREE_SCENARIOS[scenario]
+    assert expected_agreement(scenario, world) == [scenario == "identical"] * world
+
+
+def test_the_simulated_ddp_training_matches_real_ddp_ranks():
+    from autograder.buckets import observe_training
+
+    names = namespace()
+    exec(compile(RIGHT["buckets-safe-logging"][0][1], "<reference>", "exec"), names)
+    found = observe_training(names["train_step_fixed"], 0, 3)
+    expected = expected_training(0, 3)
+    assert found["ranks_identical"]
+    assert torch.allclose(found["params"], expected["params"], atol=1e-6)
+    assert found["logged"] == pytest.approx(expected["logged"], rel=1e-6)
+    untrained = torch.cat([p.detach().reshape(-1) for p in logging_model(0).parameters()])
+    assert not torch.equal(expected["params"], untrained)
+
+
+def test_the_buggy_step_diverges_on_real_ranks():
+    from autograder.buckets import observe_training
+
+    names = namespace()
+    exec(compile(LOGGING_BUGGY, "<buggy>", "exec"), names)
+    assert observe_training(names["train_step_fixed"], 0, 2)["ranks_identical"] is False
+
+
+def test_a_rank_local_gradient_edit_passes_silently_and_ddp_averages():
+    assert rank_local_edit_facts() == {"raised": False, "agree": False, "divisor": 2}
+
+
+def test_every_exercise_has_visible_and_hidden_cases():
+    for grade_id, exercise in exercises("buckets").items():
+        assert exercise.selected(hidden=False) and exercise.selected(hidden=True), grade_id
+        names = [case.name for case in exercise.cases]
+        assert len(names) == len(set(names)), grade_id
+
+
+@pytest.mark.parametrize(
+    ("grade_id", "label", "source"),
+    [(gid, label, src) for gid, answers in RIGHT.items() for label, src in answers],
+)
+def test_right_answers_pass_every_case(grade_id, label, source):
+    answer = answer_of(grade_id, label, source)
+    assert run(grade_id, answer, hidden=False) == []
+    assert run(grade_id, answer, hidden=True) == []
+
+
+@pytest.mark.parametrize(
+    ("grade_id", "label", "source", "message"),
+    [(gid, label, src, msg) for gid, answers in WRONG.items() for label, src, msg in answers],
+)
+def test_wrong_answers_fail_with_their_misconception(grade_id, label, source, message):
+    answer = answer_of(grade_id, label, source)
+    failures = run(grade_id, answer, hidden=False) + run(grade_id, answer, hidden=True)
+    assert failures, f"{label} earned full points"
+    assert any(message in failure.misconception for failure in failures), [f.misconception for f in failures]
