@@ -19,11 +19,13 @@ from stridelab.layout import (
     overlaps,
     storage_indices,
 )
+from stridelab.page import StaticExplorer, static_explorer
 
 __all__ = [
     "Layout",
     "LayoutFigure",
     "Op",
+    "StaticExplorer",
     "StrideExplorer",
     "ViewError",
     "ViewVerdict",
@@ -39,6 +41,7 @@ __all__ = [
     "parse_op",
     "parse_shape",
     "slot_color",
+    "static_explorer",
     "storage_indices",
     "torch_chain",
 ]
