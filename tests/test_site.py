@@ -75,7 +75,7 @@ def test_the_toc_lists_every_chapter(built_book):
 @pytest.mark.parametrize("page_name", OTHER_PAGES)
 def test_page_loads_offline_without_errors(context, site_url, page_name):
     page, watch = open_page(context, f"{site_url}/{page_name}.html")
-    assert page.locator("article.bd-article h1").first.is_visible()
+    page.locator("#main-content h1:visible").first.wait_for(state="visible", timeout=15_000)
     assert watch.problems == []
 
 
@@ -97,7 +97,7 @@ def test_chapter_renders_figures_widgets_and_explorers(context, site_url, chapte
         assert explorers.nth(k).locator(".se-slot").count() > 0
     page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, f"site-{chapter}", full_page=True)
-    assert page.locator("article.bd-article h1").first.is_visible()
+    page.locator("article.bd-article h1").first.wait_for(state="visible", timeout=15_000)
     assert watch.problems == []
 
 
@@ -152,5 +152,5 @@ def test_the_sidebar_links_to_the_chapter(context, site_url, chapter):
     page, watch = open_page(context, f"{site_url}/{PAGES[0]}.html")
     page.locator(f"nav.bd-docs-nav a[href$='chapters/{chapter}.html']").first.click()
     page.wait_for_url(f"**/chapters/{chapter}.html")
-    assert page.locator("article.bd-article h1").first.is_visible()
+    page.locator("article.bd-article h1").first.wait_for(state="visible", timeout=15_000)
     assert watch.problems == []
