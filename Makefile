@@ -19,6 +19,10 @@ $(STAMP): requirements.txt pyproject.toml
 book: setup
 	$(BIN)/autograd-state book
 
+## book-instructor: also build the instructor edition (solutions and hidden tests shown, collapsed)
+book-instructor: setup
+	$(BIN)/autograd-state book --edition instructor
+
 ## serve: build the book, then serve it on http://127.0.0.1:8000
 serve: book
 	@echo "Serving the book at http://127.0.0.1:8000 (Ctrl-C to stop)"

@@ -24,6 +24,7 @@ from stridelab.layout import (
     storage_indices,
 )
 from stridelab.ownership import KINDS, StateEntry, draw_state_map, state_kind, state_map
+from stridelab.page import StaticExplorer, static_explorer
 from stridelab.provenance import Sharing, draw_sharing, probe_sharing
 from stridelab.timeline import draw_timeline, record_versions
 
@@ -33,6 +34,7 @@ __all__ = [
     "LayoutFigure",
     "Op",
     "StateEntry",
+    "StaticExplorer",
     "StrideExplorer",
     "Sharing",
     "ViewError",
@@ -59,6 +61,7 @@ __all__ = [
     "slot_color",
     "state_kind",
     "state_map",
+    "static_explorer",
     "storage_indices",
     "torch_chain",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -40,3 +41,44 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     from tests.grading import parametrize
 
     parametrize(metafunc)
+
+
+@dataclass(frozen=True)
+class BuiltBook:
+    """Both editions of the book, built once from a course copy."""
+
+    course: Course
+    student: Path
+    instructor: Path
+
+
+@pytest.fixture(scope="session")
+def built_book(tmp_path_factory, worker_id) -> BuiltBook:
+    """Both editions built once per test run, shared by every xdist worker (a build takes a while)."""
+    from filelock import FileLock
+
+    from autograder.pipeline.book import build_book
+
+    base = tmp_path_factory.getbasetemp()
+    shared = base if worker_id == "master" else base.parent
+    root = shared / "built-book"
+    with FileLock(str(shared / "built-book.lock"), timeout=1800):
+        if not (root / "built").exists():
+            shutil.rmtree(root, ignore_errors=True)
+            course = copy_course(root)
+            instructor = build_book(course, edition="instructor")
+            (root / "built").write_text(str(instructor))
+    course = Course(root)
+    return BuiltBook(course, course.build / "html", Path((root / "built").read_text()))
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by Playwright, for the session (skips when there is none)."""
+    from tests.browser import chromium_or_skip, launch
+
+    sync_api = chromium_or_skip()
+    with sync_api.sync_playwright() as playwright:
+        chromium = launch(playwright)
+        yield chromium
+        chromium.close()

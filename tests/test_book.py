@@ -9,17 +9,14 @@ import shutil
 import matplotlib.image
 import pytest
 
-from autograder.pipeline.book import build_book
 from autograder.pipeline.leaks import find_leaks, secret_lines
-from tests.conftest import copy_course
 
 pytestmark = pytest.mark.book
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    course = copy_course(tmp_path_factory.mktemp("book"))
-    return course, build_book(course)
+def site(built_book):
+    return built_book.course, built_book.student
 
 
 def chapter_page(site_dir) -> str:

@@ -1,36 +1,73 @@
-"""Build the static site from the student edition: stage, execute, check for leaks."""
+"""Build the static site: the student edition (stage, execute, check for leaks) and the instructor edition.
+
+The instructor edition is the same site with each chapter's solutions and hidden tests shown,
+collapsed, for teaching staff. It is never executed itself: its pages take the outputs of the
+student edition's executed chapters (answer cells are leaves, so nothing else differs).
+"""
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import nbformat
+import yaml
 
-from autograder.pipeline.course import Course, is_answer_cell, is_test_cell, read_notebook
-from autograder.pipeline.leaks import find_leaks, secret_lines
+from autograder.pipeline.course import Course, is_answer_cell, is_test_cell, nbgrader_meta, read_notebook
+from autograder.pipeline.leaks import HIDDEN_TESTS_BEGIN, find_leaks, secret_lines
 from autograder.pipeline.release import release
 
 SKIP_TAGS = ("skip-execution",)
+# Collapsed behind a "Show code cell source" toggle in the instructor edition.
+COLLAPSED_TAGS = ("hide-input",)
 BOOK_FILES = ("_config.yml", "_toc.yml")
 BOOK_DIRS = ("book", "_vendor")
+EDITIONS = ("student", "instructor")
+# Packages whose code draws what executed cells show: part of each chapter's cache key.
+OUTPUT_PACKAGES = ("stridelab",)
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]
+INSTRUCTOR_BANNER = (
+    "Instructor edition: solutions and hidden tests are shown (collapsed). "
+    "For teaching staff only; never publish it to learners."
+)
 
 
-def stage_chapter(student_edition: Path, target: Path) -> None:
+def package_digest(root: Path = PACKAGE_ROOT) -> str:
+    """A digest of the packages whose code shapes chapter outputs (figures, the page explorer)."""
+    return hashlib.sha256("".join(tree_digest(root / name) for name in OUTPUT_PACKAGES).encode()).hexdigest()[:16]
+
+
+def stage_chapter(student_edition: Path, target: Path, digest: str = "") -> None:
     """Copy a student notebook into the book tree, its answer and test cells tagged to skip.
 
     The book shows answer and test cells as learners get them (unanswered) and executes every
-    other cell; an answer cell is a leaf, so nothing else needs its names.
+    other cell; an answer cell is a leaf, so nothing else needs its names. A first, removed cell
+    names ``digest``: the execution cache keys on code cells only, so a change to the packages
+    that draw the outputs must re-execute the chapter.
     """
     notebook = read_notebook(student_edition)
     for cell in notebook.cells:
         if cell.cell_type == "code" and (is_answer_cell(cell) or is_test_cell(cell)):
             tags = cell.metadata.setdefault("tags", [])
             tags.extend(tag for tag in SKIP_TAGS if tag not in tags)
+    if digest:
+        marker = nbformat.v4.new_code_cell(f"# {', '.join(OUTPUT_PACKAGES)} sources: {digest}")
+        marker.metadata["tags"] = ["remove-cell"]
+        marker.id = "book-package-digest"
+        notebook.cells.insert(0, marker)
     target.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(notebook, target)
+
+
+def tree_digest(folder: Path) -> str:
+    """A digest of every file's path and bytes under ``folder`` ("" when it does not exist)."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest() if folder.exists() else ""
 
 
 def stage(course: Course) -> Path:
@@ -45,10 +82,11 @@ def stage(course: Course) -> Path:
         shutil.copy2(course.root / name, staged / name)
     for name in BOOK_DIRS:
         shutil.copytree(course.root / name, staged / name)
+    digest = package_digest()
     for chapter in course.chapters():
         target = staged / "chapters" / f"{chapter}.ipynb"
         fresh = staged / "chapters" / f".{chapter}.new.ipynb"
-        stage_chapter(course.release_notebook(chapter), fresh)
+        stage_chapter(course.release_notebook(chapter), fresh, digest)
         if target.exists() and target.read_bytes() == fresh.read_bytes():
             fresh.unlink()
         else:
@@ -56,26 +94,165 @@ def stage(course: Course) -> Path:
     return staged
 
 
-def build_book(course: Course) -> Path:
-    """Release every chapter, stage the book, build it with warnings as errors, refuse leaks.
-
-    Returns:
-        The folder of the built site (``_build/html``).
-
-    Raises:
-        RuntimeError: when the build fails or the site shows solution code or a hidden test.
-    """
-    course.build.mkdir(exist_ok=True)
-    release(course, db=f"sqlite:///{course.build / 'book-gradebook.db'}")
-    staged = stage(course)
+def _jupyter_book(course: Course, staged: Path, output: Path, rewrite_all: bool) -> None:
+    """``jupyter-book build`` of a staged tree into ``output/_build/html``, warnings as errors."""
     result = subprocess.run(
-        [str(Path(sys.executable).parent / "jupyter-book"), "build", str(staged), "--path-output", str(course.root),
-         "-W", "-n", "--keep-going"],
+        [str(Path(sys.executable).parent / "jupyter-book"), "build", str(staged), "--path-output", str(output),
+         "-W", "-n", "--keep-going", *(["--all"] if rewrite_all else [])],
         cwd=course.root,
     )
-    site = course.build / "html"
     if result.returncode != 0:
         raise RuntimeError(f"jupyter-book build failed (exit {result.returncode}); see the log above")
+
+
+def _build_staged(course: Course, staged_before: Path, restage, output: Path) -> None:
+    """Restage, then build unless the staged tree is exactly what the last successful build built."""
+    assets_before = tree_digest(staged_before / "_vendor")
+    staged = restage()
+    stamp = output / "_build" / ".staged-digest"
+    digest = tree_digest(staged) + hashlib.sha256(Path(__file__).with_name("sphinx_site.py").read_bytes()).hexdigest()
+    if _read(stamp) == digest and (output / "_build" / "html" / "index.html").exists():
+        # Jupyter Book would find nothing to do, after seconds of start-up: skip it.
+        print(f"{output / '_build' / 'html'} is up to date")
+        return
+    stamp.unlink(missing_ok=True)
+    # Sphinx copies static files only when some page is rewritten: rewrite all when they changed.
+    _jupyter_book(course, staged, output, rewrite_all=tree_digest(staged / "_vendor") != assets_before)
+    stamp.write_text(digest)
+
+
+def instructor_chapter(source: Path, executed: Path) -> nbformat.NotebookNode:
+    """The instructor source of a chapter with the outputs of its executed student edition.
+
+    Cells are matched by nbgrader ``grade_id``. Answer cells (solutions) and hidden test cells
+    are tagged to be collapsed; answer and test cells are not executed, as in the student edition.
+
+    Raises:
+        ValueError: when the two notebooks do not have the same cells.
+    """
+    notebook = read_notebook(source)
+    ran = read_notebook(executed)
+    # The executed edition may carry cells of the book's own (no grade_id): skip them.
+    outputs = {nbgrader_meta(cell)["grade_id"]: cell for cell in ran.cells if nbgrader_meta(cell).get("grade_id")}
+    ids = [nbgrader_meta(cell).get("grade_id") for cell in notebook.cells]
+    if ids != list(outputs):
+        raise ValueError(f"{executed} does not have the cells of {source}: build the student edition first")
+    for cell in notebook.cells:
+        if cell.cell_type != "code":
+            continue
+        twin = outputs[nbgrader_meta(cell).get("grade_id")]
+        cell.outputs, cell.execution_count = twin.get("outputs", []), twin.get("execution_count")
+        tags = cell.metadata.setdefault("tags", [])
+        if is_answer_cell(cell) or is_test_cell(cell):
+            tags.extend(tag for tag in SKIP_TAGS if tag not in tags)
+        if is_answer_cell(cell) or (is_test_cell(cell) and HIDDEN_TESTS_BEGIN in cell.source):
+            tags.extend(tag for tag in COLLAPSED_TAGS if tag not in tags)
+    # Widget state lives in the notebook metadata: without it the widgets' views stay empty.
+    for key in ("kernelspec", "language_info", "widgets"):
+        if key in ran.metadata:
+            notebook.metadata[key] = ran.metadata[key]
+    return notebook
+
+
+def instructor_root(course: Course) -> Path:
+    """Where the instructor edition is built: its site is ``<this>/_build/html``."""
+    return course.build / "instructor"
+
+
+def stage_instructor(course: Course) -> Path:
+    """Lay out ``_build/instructor/stage`` from the sources and the student build's executed chapters."""
+    staged = instructor_root(course) / "stage"
+    for name in BOOK_DIRS:
+        shutil.rmtree(staged / name, ignore_errors=True)
+    staged.mkdir(parents=True, exist_ok=True)
+    for name in BOOK_DIRS:
+        shutil.copytree(course.root / name, staged / name)
+    shutil.copy2(course.root / "_toc.yml", staged / "_toc.yml")
+    config = yaml.safe_load((course.root / "_config.yml").read_text())
+    config["title"] = f"{config.get('title', 'Course')} (instructor edition)"
+    # Never executed: the pages take the student build's outputs.
+    config.setdefault("execute", {})["execute_notebooks"] = "off"
+    config.setdefault("html", {})["announcement"] = INSTRUCTOR_BANNER
+    text = yaml.safe_dump(config, sort_keys=False)
+    if not (staged / "_config.yml").exists() or (staged / "_config.yml").read_text() != text:
+        (staged / "_config.yml").write_text(text)
+    for chapter in course.chapters():
+        executed = course.build / "jupyter_execute" / "chapters" / f"{chapter}.ipynb"
+        target = staged / "chapters" / f"{chapter}.ipynb"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        text = nbformat.writes(instructor_chapter(course.source_notebook(chapter), executed))
+        # Unchanged chapters keep their file untouched, so Sphinx does not rebuild their pages.
+        if not target.exists() or target.read_text() != text:
+            target.write_text(text)
+    return staged
+
+
+def _release_digest(course: Course, chapter: str) -> str:
+    digest = hashlib.sha256((course.root / "nbgrader_config.py").read_bytes())
+    digest.update(course.source_notebook(chapter).read_bytes())
+    released = course.release_notebook(chapter)
+    digest.update(released.read_bytes() if released.exists() else b"missing")
+    return digest.hexdigest()
+
+
+def release_changed(course: Course) -> list[str]:
+    """Release (nbgrader generate_assignment) only the chapters changed since the last book build.
+
+    A chapter is released again when its instructor source, ``nbgrader_config.py`` or its student
+    edition changed; releasing takes seconds per chapter, most of a no-change rebuild otherwise.
+
+    Returns:
+        The chapters released.
+    """
+    stamps = course.build / "book-release"
+    stamps.mkdir(parents=True, exist_ok=True)
+    stale = [c for c in course.chapters() if _read(stamps / c) != _release_digest(course, c)]
+    if stale:
+        release(course, stale, db=f"sqlite:///{course.build / 'book-gradebook.db'}")
+    for chapter in stale:
+        (stamps / chapter).write_text(_release_digest(course, chapter))
+    return stale
+
+
+def _read(path: Path) -> str:
+    return path.read_text() if path.exists() else ""
+
+
+def build_book(course: Course, edition: str = "student") -> Path:
+    """Release every chapter, stage the book, build it with warnings as errors, refuse leaks.
+
+    The instructor edition is built after (and from) the student edition, so both are checked.
+
+    Args:
+        course: The course checkout.
+        edition: ``"student"`` (the public site) or ``"instructor"`` (solutions shown, collapsed).
+
+    Returns:
+        The folder of the built site: ``_build/html``, or ``_build/instructor/_build/html``.
+
+    Raises:
+        RuntimeError: when a build fails or the student site shows solution code or a hidden test.
+    """
+    if edition not in EDITIONS:
+        raise ValueError(f"unknown edition {edition!r}; choose one of {', '.join(EDITIONS)}")
+    course.build.mkdir(exist_ok=True)
+    release_changed(course)
+    _build_staged(course, course.build / "stage", lambda: stage(course), course.root)
+    site = course.build / "html"
+    check_no_leaks(course, site)
+    if edition == "instructor":
+        root = instructor_root(course)
+        _build_staged(course, root / "stage", lambda: stage_instructor(course), root)
+        return root / "_build" / "html"
+    return site
+
+
+def check_no_leaks(course: Course, site: Path) -> None:
+    """Refuse a student site that shows a solution line, a hidden test or their markers.
+
+    Raises:
+        RuntimeError: naming the files and lines found.
+    """
     editions = [course.release_notebook(chapter) for chapter in course.chapters()]
     secrets = set()
     for chapter in course.chapters():
@@ -84,4 +261,3 @@ def build_book(course: Course) -> Path:
     if leaks:
         shown = "\n".join(f"  {leak.path.relative_to(site)}: {leak.line!r}" for leak in leaks[:20])
         raise RuntimeError(f"the site shows solution code or hidden tests:\n{shown}")
-    return site

@@ -2,6 +2,7 @@
 
     autograd-state release [CHAPTER ...]    student editions into release/ (nbgrader generate_assignment)
     autograd-state book                     release, stage and build the site into _build/html
+    autograd-state book --edition instructor  also the instructor edition (solutions shown, collapsed)
     autograd-state collect CHAPTER SOURCE   a folder or archive of notebooks into submitted/ (problems reported)
     autograd-state grade CHAPTER            grade in the sandbox into nbgrader's gradebook; zero tampered exercises
     autograd-state feedback CHAPTER         feedback HTML for learners (hidden tests removed)
@@ -27,7 +28,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", default=None, help="gradebook URL (default: sqlite:///<root>/gradebook.db)")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("release", help="generate student editions").add_argument("chapters", nargs="*")
-    commands.add_parser("book", help="build the static site from the student editions")
+    book = commands.add_parser("book", help="build the static site from the student editions")
+    book.add_argument(
+        "--edition", choices=("student", "instructor"), default="student",
+        help="instructor: also build the edition with solutions and hidden tests, into _build/instructor",
+    )
     collect = commands.add_parser("collect", help="collect submissions into submitted/")
     collect.add_argument("chapter")
     collect.add_argument("source", type=Path, help="folder, .zip or .tar(.gz) of notebooks")
@@ -51,8 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "book":
         from autograder.pipeline.book import build_book
 
-        site = build_book(course)
-        print(f"The book is built: open {site / 'index.html'}")
+        site = build_book(course, edition=args.edition)
+        print(f"The {args.edition} edition of the book is built: open {site / 'index.html'}")
     elif args.command == "collect":
         _collect(course, args)
     elif args.command == "grade":

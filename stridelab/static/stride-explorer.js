@@ -1,0 +1,776 @@
+/*
+ * Stride explorer for the static page: apply view ops to torch.arange(n).view(shape) and see
+ * the layout, with no kernel. The maths mirrors stridelab/layout.py (itself ATen's rules,
+ * computeStride for view) and the op language mirrors stridelab/chain.py, so the page, the
+ * ipywidgets explorer and torch agree; the browser tests check this page against torch.
+ *
+ * window.StrideExplorer exposes the maths (for the tests and the curious) and mountAll(),
+ * which turns every <div class="stride-explorer" data-shape="4, 8"> into an explorer.
+ */
+(function () {
+  "use strict";
+  if (window.StrideExplorer) {
+    window.StrideExplorer.mountAll();
+    return;
+  }
+
+  // ---- layout maths (stridelab/layout.py) -------------------------------------------------
+
+  class ViewError extends Error {}
+
+  function prod(values) {
+    return values.reduce((a, b) => a * b, 1);
+  }
+
+  function tuple(values) {
+    // Python's spelling, so the page reads like the notebook: (), (8,), (8, 1).
+    if (values.length === 1) return "(" + values[0] + ",)";
+    return "(" + values.join(", ") + ")";
+  }
+
+  function wrapDim(dim, ndim, what) {
+    if (!(-ndim <= dim && dim < ndim)) {
+      throw new Error(`${what || "dim"} ${dim} is out of range for a tensor with ${ndim} dims`);
+    }
+    return ((dim % ndim) + ndim) % ndim;
+  }
+
+  function contiguousStrides(shape) {
+    const strides = shape.map(() => 1);
+    for (let d = shape.length - 2; d >= 0; d--) strides[d] = strides[d + 1] * Math.max(shape[d + 1], 1);
+    return strides;
+  }
+
+  function layout(shape, stride, offset) {
+    return { shape: shape.slice(), stride: stride.slice(), offset: offset || 0 };
+  }
+
+  function contiguous(shape) {
+    return layout(shape, contiguousStrides(shape), 0);
+  }
+
+  function numel(l) {
+    return prod(l.shape);
+  }
+
+  function transpose(l, dim0, dim1) {
+    const a = wrapDim(dim0, l.shape.length);
+    const b = wrapDim(dim1, l.shape.length);
+    const shape = l.shape.slice();
+    const stride = l.stride.slice();
+    [shape[a], shape[b]] = [shape[b], shape[a]];
+    [stride[a], stride[b]] = [stride[b], stride[a]];
+    return layout(shape, stride, l.offset);
+  }
+
+  function permute(l, dims) {
+    const order = dims.map((d) => wrapDim(d, l.shape.length));
+    const sorted = order.slice().sort((x, y) => x - y);
+    if (sorted.length !== l.shape.length || sorted.some((d, i) => d !== i)) {
+      throw new Error(`permute${tuple(dims)} is not a permutation of the ${l.shape.length} dims`);
+    }
+    return layout(order.map((d) => l.shape[d]), order.map((d) => l.stride[d]), l.offset);
+  }
+
+  function clampBound(bound, length, fallback) {
+    // Python's slice.indices for a positive step.
+    if (bound === null) return fallback;
+    if (bound < 0) return Math.max(bound + length, 0);
+    return Math.min(bound, length);
+  }
+
+  function sliceDim(l, dim, start, stop, step) {
+    if (step <= 0) throw new Error(`slice step must be positive (torch has no negative strides), got ${step}`);
+    const d = wrapDim(dim, l.shape.length);
+    const first = clampBound(start, l.shape[d], 0);
+    const end = clampBound(stop, l.shape[d], l.shape[d]);
+    const shape = l.shape.slice();
+    const stride = l.stride.slice();
+    shape[d] = end > first ? Math.ceil((end - first) / step) : 0;
+    stride[d] *= step;
+    return layout(shape, stride, l.offset + first * l.stride[d]);
+  }
+
+  function select(l, dim, index) {
+    const d = wrapDim(dim, l.shape.length);
+    const size = l.shape[d];
+    if (!(-size <= index && index < size)) {
+      throw new Error(`index ${index} is out of range for dim ${d} of size ${size}`);
+    }
+    const i = ((index % size) + size) % size;
+    const keep = (_, k) => k !== d;
+    return layout(l.shape.filter(keep), l.stride.filter(keep), l.offset + i * l.stride[d]);
+  }
+
+  function unsqueeze(l, dim) {
+    const ndim = l.shape.length;
+    const d = wrapDim(dim, ndim + 1);
+    const newStride = d >= ndim ? 1 : l.shape[d] * l.stride[d];
+    const shape = l.shape.slice();
+    const stride = l.stride.slice();
+    shape.splice(d, 0, 1);
+    stride.splice(d, 0, newStride);
+    return layout(shape, stride, l.offset);
+  }
+
+  function expand(l, sizes) {
+    const ndim = l.shape.length;
+    if (sizes.length < ndim) {
+      throw new Error(`expand${tuple(sizes)} has fewer sizes than the tensor has dims (${ndim})`);
+    }
+    const shape = sizes.map(() => 0);
+    const stride = sizes.map(() => 0);
+    // From the right, as ATen's inferExpandGeometry: a new leading dim that stays size 1
+    // inherits the stride that steps over the dim to its right.
+    for (let i = sizes.length - 1; i >= 0; i--) {
+      const d = ndim - sizes.length + i;
+      let target = sizes[i];
+      let size;
+      let st;
+      if (d >= 0) {
+        size = l.shape[d];
+        st = l.stride[d];
+      } else {
+        size = 1;
+        st = i + 1 < sizes.length ? shape[i + 1] * stride[i + 1] : 0;
+      }
+      if (target === -1) {
+        if (d < 0) throw new Error(`expand size -1 is not allowed for the new leading dim ${i}`);
+        target = size;
+      }
+      if (target < 0) throw new Error(`expand sizes must be non-negative or -1, got ${target}`);
+      if (size !== target) {
+        if (size !== 1) {
+          throw new Error(`expand: dim ${i} has size ${size}, which is not 1, so it cannot become ${target}`);
+        }
+        size = target;
+        st = 0;
+      }
+      shape[i] = size;
+      stride[i] = st;
+    }
+    return layout(shape, stride, l.offset);
+  }
+
+  function isContiguous(l) {
+    if (numel(l) === 0) return true;
+    let expected = 1;
+    for (let d = l.shape.length - 1; d >= 0; d--) {
+      if (l.shape[d] === 1) continue;
+      if (l.stride[d] !== expected) return false;
+      expected *= l.shape[d];
+    }
+    return true;
+  }
+
+  function indices(shape) {
+    // Every multi-index of shape in row-major order.
+    let all = [[]];
+    for (const size of shape) {
+      const next = [];
+      for (const prefix of all) for (let i = 0; i < size; i++) next.push(prefix.concat([i]));
+      all = next;
+    }
+    return all;
+  }
+
+  function slotOf(l, index) {
+    return index.reduce((slot, i, d) => slot + i * l.stride[d], l.offset);
+  }
+
+  function storageIndices(l) {
+    return indices(l.shape).map((index) => slotOf(l, index));
+  }
+
+  function overlaps(l) {
+    const slots = storageIndices(l);
+    return new Set(slots).size < slots.length;
+  }
+
+  function broadcastDims(l) {
+    return l.shape.map((size, d) => d).filter((d) => l.stride[d] === 0 && l.shape[d] > 1);
+  }
+
+  function inferViewShape(shape, count) {
+    if (shape.filter((n) => n === -1).length > 1) {
+      throw new Error(`only one dim can be inferred with -1, got shape ${tuple(shape)}`);
+    }
+    if (shape.some((n) => n < -1)) {
+      throw new Error(`invalid size ${Math.min(...shape)} in shape ${tuple(shape)}`);
+    }
+    const known = prod(shape.filter((n) => n !== -1));
+    const inferred = shape.includes(-1);
+    if (inferred) {
+      if (known === 0) {
+        throw new Error(`cannot infer the -1 in ${tuple(shape)}: with another size 0 it could be any value`);
+      }
+      if (count % known === 0) return shape.map((n) => (n === -1 ? count / known : n));
+    } else if (known === count) {
+      return shape.slice();
+    }
+    const asked = inferred ? `a multiple of ${known}` : String(known);
+    throw new Error(
+      `shape ${tuple(shape)} is invalid: the number of elements differs ` +
+        `(the tensor has ${count} elements, the shape asks for ${asked})`,
+    );
+  }
+
+  function dimsText(dims, word) {
+    const lo = Math.min(...dims);
+    const hi = Math.max(...dims);
+    return lo === hi ? `${word} ${lo}` : `${word}s ${lo}-${hi}`;
+  }
+
+  function range(lo, hi) {
+    const out = [];
+    for (let k = lo; k <= hi; k++) out.push(k);
+    return out;
+  }
+
+  // ATen's computeStride (aten/src/ATen/TensorUtils.cpp), as stridelab.layout.explain_view.
+  function explainView(l, newShape) {
+    let shape;
+    try {
+      shape = inferViewShape(newShape, numel(l));
+    } catch (err) {
+      return { legal: false, stride: null, reason: err.message };
+    }
+    const ndim = l.shape.length;
+    if (ndim === 0) {
+      return {
+        legal: true,
+        stride: shape.map(() => 1),
+        reason: "A 0-d tensor holds one element; any shape of one element views it.",
+      };
+    }
+    if (numel(l) === 0) {
+      const same = shape.length === ndim && shape.every((n, d) => n === l.shape[d]);
+      return {
+        legal: true,
+        stride: same ? l.stride.slice() : contiguousStrides(shape),
+        reason: "The tensor has no elements, so any shape with 0 elements is a view.",
+      };
+    }
+    const newStride = shape.map(() => 0);
+    let viewD = shape.length - 1;
+    let base = l.stride[ndim - 1];
+    let tensorNumel = 1;
+    let viewNumel = 1;
+    let groupEnd = ndim - 1;
+    const pieces = [];
+    for (let d = ndim - 1; d >= 0; d--) {
+      tensorNumel *= l.shape[d];
+      const joinsNext = d > 0 && (l.shape[d - 1] === 1 || l.stride[d - 1] === tensorNumel * base);
+      if (joinsNext) continue;
+      const firstViewD = viewD;
+      while (viewD >= 0 && (viewNumel < tensorNumel || shape[viewD] === 1)) {
+        newStride[viewD] = viewNumel * base;
+        viewNumel *= shape[viewD];
+        viewD -= 1;
+      }
+      if (viewNumel !== tensorNumel) {
+        // The new dim just taken needs more elements than this group holds: it would have to
+        // merge the group with old dim d-1, which is elsewhere in memory.
+        const outer = range(d, groupEnd).find((k) => l.shape[k] !== 1);
+        const needed = l.stride[outer] * l.shape[outer];
+        return {
+          legal: false,
+          stride: null,
+          reason:
+            `dims ${d - 1} and ${outer} (strides ${l.stride[d - 1]} and ${l.stride[outer]}) ` +
+            `are not adjacent in memory: merging them would need stride ${l.stride[d - 1]} == ` +
+            `${l.stride[outer]}*${l.shape[outer]} = ${needed}. ` +
+            `New dim ${viewD + 1} (size ${shape[viewD + 1]}) would have to span both, so view() fails; ` +
+            "use .reshape() (which copies) or .contiguous() first.",
+        };
+      }
+      let oldPart = dimsText(range(d, groupEnd), "old dim");
+      if (groupEnd > d) oldPart += " (contiguous with each other)";
+      const newPart = firstViewD > viewD ? dimsText(range(viewD + 1, firstViewD), "new dim") : "no new dims";
+      pieces.push(`${oldPart} → ${newPart}`);
+      base = d > 0 ? l.stride[d - 1] : base;
+      tensorNumel = 1;
+      viewNumel = 1;
+      groupEnd = d - 1;
+    }
+    return {
+      legal: true,
+      stride: newStride,
+      reason:
+        "Legal: each new dim fits inside one block of old dims that are contiguous with each other, " +
+        `and such a block can be merged or split freely: ${pieces.reverse().join("; ")}.`,
+    };
+  }
+
+  function view(l, newShape) {
+    const verdict = explainView(l, newShape);
+    if (!verdict.legal) throw new ViewError(verdict.reason);
+    return layout(inferViewShape(newShape, numel(l)), verdict.stride, l.offset);
+  }
+
+  // ---- the op language (stridelab/chain.py) -----------------------------------------------
+
+  const CALLS = { transpose: [2, 2], permute: [1, null], expand: [1, null], unsqueeze: [1, 1], view: [1, null] };
+  const SEQUENCE_CALLS = new Set(["permute", "expand", "view"]);
+  const EXAMPLES =
+    "T, transpose(0, 1), permute(1, 0), [1:3], [:, ::2], [0], expand(3, 4, 8), unsqueeze(0), view(2, 16)";
+  const ELLIPSIS = "...";
+
+  function parseInt_(text, source) {
+    const trimmed = text.trim();
+    if (/^-?\s*\d+$/.test(trimmed)) return Number(trimmed.replace(/\s+/g, ""));
+    throw new Error(`in '${source}': expected an integer, got '${trimmed}'`);
+  }
+
+  function splitItems(text) {
+    // Comma-separated items; one trailing comma is allowed, as in Python.
+    const parts = text.split(",");
+    if (parts.length > 1 && parts[parts.length - 1].trim() === "") parts.pop();
+    return parts;
+  }
+
+  function parseIndexItem(text, source) {
+    const item = text.trim();
+    if (item === ELLIPSIS) return ELLIPSIS;
+    if (item === "None") return null;
+    if (item.includes(":")) {
+      const bounds = item.split(":");
+      if (bounds.length > 3) throw new Error(`cannot parse '${source}'; try one of: ${EXAMPLES}`);
+      const [start, stop, step] = [0, 1, 2].map((k) =>
+        bounds[k] === undefined || bounds[k].trim() === "" ? null : parseInt_(bounds[k], source),
+      );
+      return { start, stop, step };
+    }
+    return parseInt_(item, source);
+  }
+
+  function parseOp(text) {
+    const source = String(text).trim();
+    let code = source.startsWith("t.") || source.startsWith("t[") ? source.slice(1) : source;
+    if (code.startsWith(".")) code = code.slice(1);
+    code = code.trim();
+    if (!code) throw new Error(`empty op; try one of: ${EXAMPLES}`);
+    if (code === "T") return { kind: "T", args: [], text: source };
+    if (code.startsWith("[")) {
+      if (!code.endsWith("]") || code.length < 3) throw new Error(`cannot parse '${source}'; try one of: ${EXAMPLES}`);
+      const items = splitItems(code.slice(1, -1)).map((part) => parseIndexItem(part, source));
+      return { kind: "index", args: items, text: source };
+    }
+    const call = /^([A-Za-z_]\w*)\s*\((.*)\)$/.exec(code);
+    if (!call || !Object.prototype.hasOwnProperty.call(CALLS, call[1])) {
+      throw new Error(`unknown op '${source}'; try one of: ${EXAMPLES}`);
+    }
+    const name = call[1];
+    let inner = call[2].trim();
+    const packed = /^[([](.*)[)\]]$/.exec(inner);
+    if (SEQUENCE_CALLS.has(name) && packed && !/[()[\]]/.test(packed[1])) inner = packed[1];
+    const args = inner === "" ? [] : splitItems(inner).map((part) => parseInt_(part, source));
+    const [fewest, most] = CALLS[name];
+    if (args.length < fewest || (most !== null && args.length > most)) {
+      const wanted = fewest === most ? String(fewest) : `at least ${fewest}`;
+      throw new Error(`${name} takes ${wanted} integer argument(s), got ${args.length} in '${source}'`);
+    }
+    return { kind: name, args, text: source };
+  }
+
+  function parseShape(text) {
+    let source = String(text).trim();
+    const packed = /^[([](.*)[)\]]$/.exec(source);
+    if (packed) source = packed[1].trim();
+    if (source === "") return [];
+    return splitItems(source).map((part) => {
+      if (!/^\s*-?\s*\d+\s*$/.test(part)) {
+        throw new Error(`cannot read a shape from '${String(text).trim()}'; write sizes like 4, 8`);
+      }
+      return Number(part.replace(/\s+/g, ""));
+    });
+  }
+
+  function itemCode(item) {
+    if (item === ELLIPSIS) return "...";
+    if (item === null) return "None";
+    if (typeof item === "object") {
+      let text = (item.start === null ? "" : item.start) + ":" + (item.stop === null ? "" : item.stop);
+      return text + (item.step === null ? "" : ":" + item.step);
+    }
+    return String(item);
+  }
+
+  function opCode(op) {
+    if (op.kind === "T") return ".T";
+    if (op.kind === "index") return "[" + op.args.map(itemCode).join(", ") + "]";
+    return `.${op.kind}(${op.args.join(", ")})`;
+  }
+
+  function applyIndex(l, items) {
+    if (items.filter((item) => item === ELLIPSIS).length > 1) {
+      throw new Error("an index can only have a single ellipsis ('...')");
+    }
+    const ndim = l.shape.length;
+    const consumed = items.filter((item) => item !== null && item !== ELLIPSIS).length;
+    if (consumed > ndim) throw new Error(`too many indices: ${consumed} for a tensor with ${ndim} dims`);
+    let dim = 0;
+    for (const item of items) {
+      if (item === ELLIPSIS) {
+        dim += ndim - consumed;
+      } else if (item === null) {
+        l = unsqueeze(l, dim);
+        dim += 1;
+      } else if (typeof item === "object") {
+        l = sliceDim(l, dim, item.start, item.stop, item.step === null ? 1 : item.step);
+        dim += 1;
+      } else {
+        l = select(l, dim, item);
+      }
+    }
+    return l;
+  }
+
+  function applyOp(l, op) {
+    switch (op.kind) {
+      case "T":
+        if (l.shape.length !== 2) {
+          throw new Error(`T needs a 2-D tensor but this one has ${l.shape.length} dims; use permute(...) instead`);
+        }
+        return transpose(l, 0, 1);
+      case "index":
+        return applyIndex(l, op.args);
+      case "transpose":
+        return transpose(l, op.args[0], op.args[1]);
+      case "permute":
+        return permute(l, op.args);
+      case "expand":
+        return expand(l, op.args);
+      case "unsqueeze":
+        return unsqueeze(l, op.args[0]);
+      case "view":
+        return view(l, op.args);
+      default:
+        throw new Error(`unknown op '${op.text}'`);
+    }
+  }
+
+  function applyChain(shape, ops) {
+    return ops.reduce((l, op) => applyOp(l, typeof op === "string" ? parseOp(op) : op), contiguous(shape));
+  }
+
+  // ---- drawing -------------------------------------------------------------------------------
+
+  // matplotlib's tab20, dark shades first, exactly as stridelab.figures colours slots.
+  const PALETTE = [
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+    "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94", "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5",
+  ];
+  const MAX_SLOTS = 128;
+  const MAX_CELLS = 512;
+  const QUICK_OPS = ["T", "[:, ::2]", "[1:3]", "[::2]", "unsqueeze(0)", "view(-1)"];
+
+  function slotColor(slot) {
+    return PALETTE[slot % PALETTE.length];
+  }
+
+  function ink(hex) {
+    const [r, g, b] = [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16) / 255);
+    return 0.299 * r + 0.587 * g + 0.114 * b > 0.5 ? "black" : "white";
+  }
+
+  function el(tag, attrs, children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (key === "text") node.textContent = value;
+      else node.setAttribute(key, value);
+    }
+    for (const child of children || []) node.appendChild(child);
+    return node;
+  }
+
+  function summaryLines(l, counts) {
+    const lines = broadcastDims(l).map(
+      (d) => `stride 0 along dim ${d}: every element along it reads the same slot (broadcast)`,
+    );
+    if (overlaps(l)) {
+      const shared = counts.filter((n) => n > 1).length;
+      lines.push(
+        `overlap: ${shared} storage slot(s) are read by more than one element (×n under a slot), ` +
+          "so writing through this view is ambiguous",
+      );
+    }
+    if (counts.some((n) => n === 0)) lines.push("grey hatched slots belong to the storage but are not read by this view");
+    return lines;
+  }
+
+  class Explorer {
+    constructor(root) {
+      this.root = root;
+      this.shape = [];
+      this.ops = [];
+      this.layout = contiguous([]);
+      this.build();
+      this.setShape(root.getAttribute("data-shape") || "4, 8");
+    }
+
+    field(role, label, placeholder, value) {
+      const id = `${this.uid}-${role}`;
+      const input = el("input", {
+        type: "text", id, "data-role": role, placeholder, spellcheck: "false", autocomplete: "off",
+      });
+      input.value = value || "";
+      return [el("label", { for: id, text: label }), input];
+    }
+
+    button(role, label, title) {
+      return el("button", { type: "button", "data-role": role, title: title || label, text: label });
+    }
+
+    build() {
+      Explorer.count = (Explorer.count || 0) + 1;
+      this.uid = `stride-explorer-${Explorer.count}`;
+      const [shapeLabel, shapeInput] = this.field("shape-input", "start shape", "e.g. 4, 8");
+      const [opLabel, opInput] = this.field("op-input", "op", EXAMPLES);
+      const [viewLabel, viewInput] = this.field("view-input", "view as", "e.g. 2, 16");
+      this.inputs = { shape: shapeInput, op: opInput, view: viewInput };
+      const start = this.button("start", "Start", "start again from torch.arange(n).view(shape)");
+      const apply = this.button("apply", "Apply", "apply the op to the current tensor");
+      const undo = this.button("undo", "Undo", "drop the last op");
+      const reset = this.button("reset", "Reset", "drop every op");
+      const check = this.button("check-view", "Check view", "is view(shape) legal on the current tensor?");
+      apply.classList.add("primary");
+      const quick = el("div", { class: "se-quick", "aria-label": "quick ops" },
+        QUICK_OPS.map((text) => {
+          const b = this.button("quick-op", text, `apply ${text}`);
+          b.addEventListener("click", () => this.apply(text));
+          return b;
+        }));
+      this.out = {
+        start: el("code", { "data-role": "start-code" }),
+        chain: el("code", { "data-role": "chain" }),
+        message: el("div", { class: "se-message", "data-role": "message", role: "alert" }),
+        shape: el("code", { "data-role": "shape" }),
+        stride: el("code", { "data-role": "stride" }),
+        offset: el("code", { "data-role": "offset" }),
+        contiguous: el("code", { "data-role": "contiguous" }),
+        verdict: el("div", { class: "se-verdict", "data-role": "verdict", "aria-live": "polite" }),
+        strip: el("div", { class: "se-strip", "data-role": "storage" }),
+        grid: el("div", { class: "se-grid", "data-role": "grid" }),
+        notes: el("ul", { class: "se-notes", "data-role": "notes" }),
+      };
+      const header = el("dl", { class: "se-header" }, [
+        el("dt", { text: "shape" }), el("dd", {}, [this.out.shape]),
+        el("dt", { text: "stride" }), el("dd", {}, [this.out.stride]),
+        el("dt", { text: "offset" }), el("dd", {}, [this.out.offset]),
+        el("dt", { text: "contiguous" }), el("dd", {}, [this.out.contiguous]),
+      ]);
+      this.root.replaceChildren(
+        el("div", { class: "se-row" }, [shapeLabel, shapeInput, start]),
+        el("div", { class: "se-row" }, [opLabel, opInput, apply, undo, reset]),
+        quick,
+        el("div", { class: "se-code" }, [this.out.start, el("br"), el("span", { text: "chain: " }), this.out.chain]),
+        this.out.message,
+        header,
+        el("div", { class: "se-caption", text: "storage (one box per slot; the tensor reads the coloured ones)" }),
+        this.out.strip,
+        el("div", { class: "se-caption", "data-role": "grid-caption" }),
+        this.out.grid,
+        this.out.notes,
+        el("div", { class: "se-row" }, [viewLabel, viewInput, check]),
+        this.out.verdict,
+      );
+      const onEnter = (input, action) =>
+        input.addEventListener("keydown", (event) => {
+          if (event.key === "Enter") {
+            event.preventDefault();
+            action();
+          }
+        });
+      start.addEventListener("click", () => this.setShape(shapeInput.value));
+      onEnter(shapeInput, () => this.setShape(shapeInput.value));
+      apply.addEventListener("click", () => this.apply(opInput.value));
+      onEnter(opInput, () => this.apply(opInput.value));
+      undo.addEventListener("click", () => this.undo());
+      reset.addEventListener("click", () => this.reset());
+      check.addEventListener("click", () => this.showVerdict());
+      onEnter(viewInput, () => this.showVerdict());
+      viewInput.addEventListener("input", () => this.showVerdict());
+    }
+
+    setShape(text) {
+      this.inputs.shape.value = text;
+      let shape;
+      try {
+        shape = parseShape(text);
+        if (!shape.length || shape.some((n) => n < 0)) {
+          throw new Error(`the start shape needs at least one dim and no negative sizes, got '${text}'`);
+        }
+      } catch (err) {
+        return this.fail(err.message);
+      }
+      this.shape = shape;
+      this.ops = [];
+      this.succeed();
+    }
+
+    apply(text) {
+      let op;
+      let next;
+      try {
+        op = parseOp(text);
+        next = applyOp(this.layout, op);
+      } catch (err) {
+        return this.fail(err.message);
+      }
+      this.ops.push(op);
+      this.layout = next;
+      this.inputs.op.value = "";
+      this.succeed(false);
+    }
+
+    undo() {
+      if (!this.ops.length) return this.fail("nothing to undo: the chain is empty");
+      this.ops.pop();
+      this.succeed();
+    }
+
+    reset() {
+      this.ops = [];
+      this.succeed();
+    }
+
+    fail(message) {
+      this.out.message.textContent = "⚠ " + message;
+      this.root.setAttribute("data-error", "true");
+    }
+
+    succeed(recompute = true) {
+      // Replaying the chain cannot fail: every op already applied once.
+      if (recompute) this.layout = applyChain(this.shape, this.ops);
+      this.out.message.textContent = "";
+      this.root.removeAttribute("data-error");
+      this.render();
+    }
+
+    render() {
+      const l = this.layout;
+      this.out.start.textContent = `t = torch.arange(${prod(this.shape)}.).view${tuple(this.shape)}`;
+      this.out.chain.textContent = "t" + this.ops.map(opCode).join("");
+      this.out.shape.textContent = tuple(l.shape);
+      this.out.stride.textContent = tuple(l.stride);
+      this.out.offset.textContent = String(l.offset);
+      this.out.contiguous.textContent = isContiguous(l) ? "True" : "False";
+      this.draw();
+      this.showVerdict();
+    }
+
+    draw() {
+      const l = this.layout;
+      const slots = storageIndices(l);
+      const nSlots = Math.max(slots.length ? Math.max(...slots) + 1 : 0, l.offset + 1);
+      const caption = this.root.querySelector('[data-role="grid-caption"]');
+      this.out.strip.replaceChildren();
+      this.out.grid.replaceChildren();
+      this.out.notes.replaceChildren();
+      if (nSlots > MAX_SLOTS || slots.length > MAX_CELLS) {
+        caption.textContent = `(no picture: this layout spans ${nSlots} storage slots and ${slots.length} ` +
+          `elements; the picture stops at ${MAX_SLOTS} slots and ${MAX_CELLS} elements)`;
+        return;
+      }
+      const counts = new Array(nSlots).fill(0);
+      for (const slot of slots) counts[slot] += 1;
+      for (let k = 0; k < nSlots; k++) {
+        const read = counts[k] > 0;
+        const box = el("div", {
+          class: "se-slot" + (read ? "" : " se-unread"), "data-slot": String(k), title: `storage slot ${k}`,
+        }, [el("span", { text: String(k) })]);
+        if (read) {
+          box.style.background = slotColor(k);
+          box.style.color = ink(slotColor(k));
+        }
+        if (k === l.offset) box.appendChild(el("em", { class: "se-offset", text: "offset" }));
+        if (counts[k] > 1) box.appendChild(el("small", { class: "se-count", text: "×" + counts[k] }));
+        this.out.strip.appendChild(box);
+      }
+      const ndim = l.shape.length;
+      caption.textContent = ndim === 0
+        ? "tensor (0-d: one element)"
+        : ndim === 1
+          ? "tensor (dim 0 runs left to right); each cell shows the storage slot it reads"
+          : `tensor (rows: dim ${ndim - 2}, columns: dim ${ndim - 1}` +
+            (ndim > 2 ? `; one panel per index of dims 0-${ndim - 3}` : "") +
+            "); each cell shows the storage slot it reads";
+      if (!slots.length) {
+        this.out.grid.appendChild(el("div", { text: `(no elements: shape ${tuple(l.shape)})` }));
+      } else {
+        const lead = l.shape.slice(0, Math.max(ndim - 2, 0));
+        const rows = ndim >= 2 ? l.shape[ndim - 2] : 1;
+        const cols = ndim >= 1 ? l.shape[ndim - 1] : 1;
+        for (const prefix of indices(lead)) {
+          const table = el("table", { class: "se-panel" });
+          if (prefix.length) table.appendChild(el("caption", { text: "[" + prefix.join(", ") + "]" }));
+          for (let i = 0; i < rows; i++) {
+            const tr = el("tr");
+            for (let j = 0; j < cols; j++) {
+              const index = prefix.concat(ndim >= 2 ? [i, j] : ndim === 1 ? [j] : []);
+              const slot = slotOf(l, index);
+              const td = el("td", {
+                "data-slot": String(slot), "data-index": index.join(","), title: `t[${index.join(", ")}] reads slot ${slot}`,
+                text: String(slot),
+              });
+              td.style.background = slotColor(slot);
+              td.style.color = ink(slotColor(slot));
+              td.addEventListener("mouseenter", () => this.highlight(slot, true));
+              td.addEventListener("mouseleave", () => this.highlight(slot, false));
+              tr.appendChild(td);
+            }
+            table.appendChild(tr);
+          }
+          this.out.grid.appendChild(table);
+        }
+      }
+      for (const line of summaryLines(l, counts)) this.out.notes.appendChild(el("li", { text: line }));
+    }
+
+    highlight(slot, on) {
+      for (const node of this.root.querySelectorAll(`[data-slot="${slot}"]`)) node.classList.toggle("se-lit", on);
+    }
+
+    showVerdict() {
+      const text = this.inputs.view.value;
+      const out = this.out.verdict;
+      out.replaceChildren();
+      out.removeAttribute("data-legal");
+      out.removeAttribute("data-stride");
+      if (!text.trim()) return;
+      let shape;
+      try {
+        shape = parseShape(text);
+      } catch (err) {
+        out.appendChild(el("span", { class: "se-bad", text: "⚠ " + err.message }));
+        return;
+      }
+      const verdict = explainView(this.layout, shape);
+      out.setAttribute("data-legal", String(verdict.legal));
+      const call = el("code", { text: `${this.out.chain.textContent}.view${tuple(shape)}` });
+      if (verdict.legal) {
+        out.setAttribute("data-stride", tuple(verdict.stride));
+        out.append(call, " ", el("b", { class: "se-good", text: "legal" }), ": stride ",
+          el("code", { "data-role": "view-stride", text: tuple(verdict.stride) }), ". ");
+      } else {
+        out.append(call, " ", el("b", { class: "se-bad", text: "illegal" }), ": ");
+      }
+      out.appendChild(el("span", { "data-role": "reason", text: verdict.reason }));
+    }
+  }
+
+  function mountAll() {
+    for (const root of document.querySelectorAll(".stride-explorer:not([data-mounted])")) {
+      root.setAttribute("data-mounted", "true");
+      root.explorer = new Explorer(root);
+    }
+  }
+
+  window.StrideExplorer = {
+    ViewError, contiguousStrides, contiguous, transpose, permute, slice: sliceDim, select, unsqueeze, expand,
+    view, explainView, inferViewShape, isContiguous, storageIndices, overlaps, broadcastDims, parseOp, parseShape,
+    opCode, applyOp, applyChain, tuple, PALETTE, mountAll,
+  };
+  mountAll();
+})();
