@@ -54,7 +54,7 @@ def test_a_solution_line_another_chapter_teaches_in_the_open_is_not_secret(tmp_p
         nbformat.write(nbformat.v4.new_notebook(cells=[cell]), path)
         return path
 
-    solution = "w = w0.clone().requires_grad_()\nanswer = w.sum()"
+    solution = "w = w0.clone().requires_grad_()\nanswer = w.sum()\nreturn True"
     source = notebook("source", nbformat.v4.new_code_cell(f"### BEGIN SOLUTION\n{solution}\n### END SOLUTION"))
     edition = notebook("edition", nbformat.v4.new_code_cell("raise NotImplementedError()"))
     other_chapter = notebook("other", nbformat.v4.new_markdown_cell(

@@ -107,9 +107,34 @@ def _mount(source: str, target: str, fstype: str | None, flags: int, data: str |
 
 
 def _interpreter_paths() -> list[str]:
-    """Directories the sandbox must read: the interpreter's prefixes and its import path."""
-    paths = {os.path.realpath(p) for p in (sys.base_prefix, sys.prefix, *sys.path) if p and os.path.isdir(p)}
+    """Directories the sandbox must read: the interpreter's prefixes, its import path and the
+    course's packages (an editable install finds them through a hook, not through ``sys.path``)."""
+    import autograder
+    import stridelab
+
+    packages = [os.path.dirname(module.__file__) for module in (autograder, stridelab)]
+    paths = {os.path.realpath(p) for p in (sys.base_prefix, sys.prefix, *sys.path, *packages) if p and os.path.isdir(p)}
     return sorted(paths)
+
+
+def _private_tmpfs(keep: list[str]) -> None:
+    """Fresh, empty ``/tmp`` and friends; the directories of ``keep`` inside them stay, read-only.
+
+    A checkout (its virtualenv, its packages) may live under ``/tmp``: each such directory is held
+    open before the tmpfs covers it and bound back through ``/proc/self/fd`` afterwards.
+    """
+    for mount_point in PRIVATE_TMPFS:
+        if not os.path.isdir(mount_point):
+            continue
+        inside = [p for p in keep if p.startswith(mount_point.rstrip("/") + "/")]
+        inside = [p for p in inside if not any(p != q and p.startswith(q + "/") for q in inside)]
+        held = [(path, os.open(path, os.O_PATH | os.O_DIRECTORY)) for path in inside]
+        _mount("tmpfs", mount_point, "tmpfs", MS_NOSUID | MS_NODEV, "size=512m,mode=1777")
+        for path, fd in held:
+            os.makedirs(path, exist_ok=True)
+            _mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC)
+            _mount(path, path, None, MS_BIND | MS_REMOUNT | MS_RDONLY)
+            os.close(fd)
 
 
 def _private_ancestor(path: str) -> str | None:
@@ -170,10 +195,9 @@ def confine(uid: int, gid: int, limits: Limits, hide: list[str]) -> None:
     _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl(PDEATHSIG)")
     _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC), "unshare")
     _mount("none", "/", None, MS_REC | MS_PRIVATE)
-    for path in PRIVATE_TMPFS:
-        if os.path.isdir(path):
-            _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, "size=512m,mode=1777")
-    _expose(_interpreter_paths())
+    interpreter = _interpreter_paths()
+    _private_tmpfs(interpreter)
+    _expose(interpreter)
     for path in hide:
         if os.path.isdir(path):
             _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV | MS_RDONLY, "size=4k,mode=000")
