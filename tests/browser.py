@@ -117,7 +117,8 @@ def watched_page(context):
     page.set_default_timeout(PAGE_TIMEOUT_MS)
     page.on("console", lambda message: message.type == "error" and watch.console_errors.append(message.text))
     page.on("pageerror", lambda error: watch.page_errors.append(str(error)))
-    page.on("requestfailed", lambda request: watch.failed_requests.append(f"{request.url} ({request.failure})"))
+    page.on("requestfailed", lambda request: aborted_by_navigation(request.failure)
+            or watch.failed_requests.append(f"{request.url} ({request.failure})"))
 
     def response(response):
         if response.status >= 400:
@@ -134,3 +135,9 @@ def screenshot(page, name: str, **kwargs) -> Path:
     page.screenshot(path=str(path), **kwargs)
     print(f"screenshot: {path}")
     return path
+
+
+def aborted_by_navigation(failure: str | None) -> bool:
+    """A request the page dropped because it navigated away (a click on a link while the favicon
+    loads); a missing file fails with an HTTP status or another network error instead."""
+    return failure == "net::ERR_ABORTED"
