@@ -16,7 +16,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from autograder.checks import AnswerTypeError, Case, Diagnosis, close, exercise, require_dict
+from autograder.checks import AnswerTypeError, Case, Diagnosis, close, exercise, selftest
 from autograder.ranks import RankError, run_on_ranks
 
 WORLD_SIZE = 2
@@ -505,23 +505,4 @@ def _selftest_expectations() -> dict[str, tuple[str, str, Callable[[], object], 
     }
 
 
-SELFTEST_QUESTIONS = {key: q[0] for key, q in _selftest_expectations().items()}
-
-selftest_exercise = exercise(
-    "buckets-selftest", "SELFTEST", require=require_dict("SELFTEST", list(SELFTEST_QUESTIONS))
-)
-for _key, (_question, _kind, _value, _message) in _selftest_expectations().items():
-    selftest_exercise.cases.append(
-        Case(
-            exercise="buckets-selftest",
-            name=_key,
-            answer="SELFTEST",
-            probe=f"SELFTEST[{_key!r}] ({_question})",
-            inputs=lambda k=_key: (k,),
-            expect=lambda k: _selftest_expectations()[k][2](),
-            returns=_kind,
-            otherwise=_message,
-            entry=True,
-            hidden=_key in ("q4", "q5"),
-        )
-    )
+selftest("buckets-selftest", _selftest_expectations, hidden=("q4", "q5"))

@@ -21,7 +21,7 @@ from typing import Any
 
 import torch
 
-from autograder.checks import Case, Diagnosis, close, exercise, require_dict
+from autograder.checks import Case, Diagnosis, close, exercise, selftest
 
 VERSION_COUNTER = "modified by an inplace operation"
 TARGETS = (0, 2, 1, 3, 0)
@@ -237,26 +237,7 @@ def _selftest_expectations() -> dict[str, tuple[str, str, Callable[[], object], 
     }
 
 
-SELFTEST_QUESTIONS = {key: q[0] for key, q in _selftest_expectations().items()}
-
-selftest_exercise = exercise(
-    "capstone-selftest", "SELFTEST", require=require_dict("SELFTEST", list(SELFTEST_QUESTIONS))
-)
-for _key, (_question, _kind, _value, _message) in _selftest_expectations().items():
-    selftest_exercise.cases.append(
-        Case(
-            exercise="capstone-selftest",
-            name=_key,
-            answer="SELFTEST",
-            probe=f"SELFTEST[{_key!r}] ({_question})",
-            inputs=lambda k=_key: (k,),
-            expect=lambda k: _selftest_expectations()[k][2](),
-            returns=_kind,
-            otherwise=_message,
-            entry=True,
-            hidden=_key == "q3",
-        )
-    )
+selftest("capstone-selftest", _selftest_expectations, hidden=("q3",))
 
 
 # --------------------------------------------------------------------------- the regression-test runner

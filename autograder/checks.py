@@ -236,6 +236,37 @@ def close(found: Any, expected: Any, rtol: float = 1e-5, atol: float = 1e-6) -> 
     return type(found) is type(expected) and found == expected
 
 
+def selftest(
+    grade_id: str,
+    expectations: Callable[[], dict[str, tuple[str, str, Any, str]]],
+    hidden: Sequence[str],
+    agree: Callable[[Any, Any], bool] = operator.eq,
+) -> Exercise:
+    """Declare a chapter's self-test: ``SELFTEST``, a dict of answers, one case per question.
+
+    Args:
+        grade_id: The self-test's grade id, e.g. ``"views-selftest"``.
+        expectations: Maps each key to ``(question, result kind, expected, misconception)``; the
+            expected answer is a value, or a function of no arguments that computes it from torch.
+        hidden: The keys whose cases are hidden.
+        agree: How a found answer is compared with the expected one.
+    """
+    questions = expectations()
+
+    def expected(key: str) -> Any:
+        value = expectations()[key][2]
+        return value() if callable(value) else value
+
+    declared = exercise(grade_id, "SELFTEST", require=require_dict("SELFTEST", list(questions)))
+    for key, (question, kind, _expected, message) in questions.items():
+        declared.cases.append(Case(
+            exercise=grade_id, name=key, answer="SELFTEST", probe=f"SELFTEST[{key!r}] ({question})",
+            inputs=lambda k=key: (k,), expect=expected, returns=kind, otherwise=message, entry=True,
+            hidden=key in hidden, agree=agree,
+        ))
+    return declared
+
+
 def require_dict(answer: str, keys: Sequence[str]) -> Callable[[Any], None]:
     """A whole-answer check: a plain dict with exactly these str keys."""
 

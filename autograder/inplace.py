@@ -14,7 +14,7 @@ from typing import Any
 import torch
 from torch.overrides import TorchFunctionMode
 
-from autograder.checks import Case, Diagnosis, close, exercise, require_dict
+from autograder.checks import Case, Diagnosis, close, exercise, require_dict, selftest
 
 VERSION_ERROR = "modified by an inplace operation"
 
@@ -432,23 +432,4 @@ def _selftest_expectations() -> dict[str, tuple[str, str, object, str]]:
     }
 
 
-SELFTEST_QUESTIONS = {key: q[0] for key, q in _selftest_expectations().items()}
-
-selftest_exercise = exercise(
-    "inplace-selftest", "SELFTEST", require=require_dict("SELFTEST", list(SELFTEST_QUESTIONS))
-)
-for _key, (_question, _kind, _value, _message) in _selftest_expectations().items():
-    selftest_exercise.cases.append(
-        Case(
-            exercise="inplace-selftest",
-            name=_key,
-            answer="SELFTEST",
-            probe=f"SELFTEST[{_key!r}] ({_question})",
-            inputs=lambda k=_key: (k,),
-            expect=lambda k: _selftest_expectations()[k][2],
-            returns=_kind,
-            otherwise=_message,
-            entry=True,
-            hidden=_key in ("q4", "q5"),
-        )
-    )
+selftest("inplace-selftest", _selftest_expectations, hidden=("q4", "q5"))

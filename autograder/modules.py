@@ -21,7 +21,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from autograder.checks import AnswerTypeError, Case, Diagnosis, close, exercise, require_dict
+from autograder.checks import AnswerTypeError, Case, Diagnosis, close, exercise, require_dict, selftest
 from stridelab.ownership import state_kind
 
 CHAPTER = "modules"
@@ -652,23 +652,4 @@ def _selftest_expectations() -> dict[str, tuple[str, str, object, str]]:
     }
 
 
-SELFTEST_QUESTIONS = {key: q[0] for key, q in _selftest_expectations().items()}
-
-selftest_exercise = exercise(
-    "modules-selftest", "SELFTEST", require=require_dict("SELFTEST", list(SELFTEST_QUESTIONS))
-)
-for _key, (_question, _kind, _value, _message) in _selftest_expectations().items():
-    selftest_exercise.cases.append(
-        Case(
-            exercise="modules-selftest",
-            name=_key,
-            answer="SELFTEST",
-            probe=f"SELFTEST[{_key!r}] ({_question})",
-            inputs=lambda k=_key: (k,),
-            expect=lambda k: _selftest_expectations()[k][2],
-            returns=_kind,
-            otherwise=_message,
-            entry=True,
-            hidden=_key in ("q4", "q5"),
-        )
-    )
+selftest("modules-selftest", _selftest_expectations, hidden=("q4", "q5"))

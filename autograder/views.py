@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from autograder.checks import Case, Diagnosis, exercise, require_dict
+from autograder.checks import Case, Diagnosis, exercise, require_dict, selftest
 
 CHAPTER = "views"
 
@@ -372,23 +372,4 @@ def _selftest_expectations() -> dict[str, tuple[str, str, object, str]]:
     }
 
 
-SELFTEST_QUESTIONS = {key: q[0] for key, q in _selftest_expectations().items()}
-
-selftest_exercise = exercise(
-    "views-selftest", "SELFTEST", require=require_dict("SELFTEST", list(SELFTEST_QUESTIONS))
-)
-for _key, (_question, _kind, _value, _message) in _selftest_expectations().items():
-    selftest_exercise.cases.append(
-        Case(
-            exercise="views-selftest",
-            name=_key,
-            answer="SELFTEST",
-            probe=f"SELFTEST[{_key!r}] ({_question})",
-            inputs=lambda k=_key: (k,),
-            expect=lambda k: _selftest_expectations()[k][2],
-            returns=_kind,
-            otherwise=_message,
-            entry=True,
-            hidden=_key in ("q4", "q5"),
-        )
-    )
+selftest("views-selftest", _selftest_expectations, hidden=("q4", "q5"))
