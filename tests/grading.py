@@ -22,7 +22,8 @@ from nbgrader.api import Gradebook
 from autograder.checks import exercises
 from autograder.pipeline.confine import is_root
 from autograder.pipeline.course import Course, nbgrader_meta
-from autograder.pipeline.grade import Flag, autograde, scores
+from autograder.pipeline.flags import Flag
+from autograder.pipeline.grade import autograde, scores
 from autograder.pipeline.sandboxed import grade_chapter
 from tests.submissions import submit
 
