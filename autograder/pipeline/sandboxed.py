@@ -54,6 +54,7 @@ class Outcome:
     skipped: list[str] = field(default_factory=list)
     flags: list[Flag] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
+    decided: dict[str, verdicts.Verdict] = field(default_factory=dict)
 
 
 def shard_of(student: str, count: int) -> int:
@@ -128,6 +129,7 @@ class GradingRun:
         """Judge one sandbox result, let nbgrader write it, then record partial credit and apply
         the course's tamper rule."""
         decided = verdicts.judge(result, self.edition, self.key)
+        self.outcome.decided[student] = decided
         self.outcome.seconds[student] = decided.seconds
         self.outcome.flags += [Flag(student, self.assignment, "", problem) for problem in decided.problems]
         SandboxVerdicts.decided[student] = decided
@@ -186,6 +188,7 @@ def grade_chapter(
     limits: Limits | None = None,
     force: bool = False,
     progress: bool = True,
+    seed: int | None = None,
 ) -> Outcome:
     """Grade every (changed) submission of a chapter in the sandbox and record it in the gradebook.
 
@@ -198,6 +201,7 @@ def grade_chapter(
         limits: Resource limits of each submission.
         force: Regrade submissions already graded in their current form.
         progress: Draw a progress bar on stderr.
+        seed: Seed of the inputs that cases draw (a fresh one per run when None).
 
     Returns:
         Who was graded or skipped, every flag raised (also written to ``autograded/<chapter>-flags.csv``).
@@ -206,7 +210,7 @@ def grade_chapter(
     limits = limits or Limits()
     edition = read_notebook(course.release_notebook(chapter))
     checksums = test_cell_checksums(course.release_notebook(chapter))
-    key = verdicts.Key.of(chapter)
+    key = verdicts.Key.of(chapter, seed)
     shard_name = f"-shard{shard[0]}of{shard[1]}" if shard else ""
     state = State(course.autograded / f".{chapter}{shard_name}-graded.json")
     fingerprint = grader_fingerprint() + hashlib.sha256(json.dumps(checksums, sort_keys=True).encode()).hexdigest()
