@@ -9,7 +9,6 @@ from torch import nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 from autograder.buckets import (
-    AGREE_SCENARIOS,
     agree_model,
     expected_agreement,
     expected_training,
@@ -60,9 +59,9 @@ def test_the_agree_model_makes_sum_preserving_changes_exact():
     assert not torch.equal(base[0].weight, swapped[0].weight)
 
 
-@pytest.mark.parametrize("scenario", list(AGREE_SCENARIOS))
-def test_expected_agreement_is_true_only_without_perturbation(scenario):
-    _text, _rank, world, _hidden = AGREE_SCENARIOS[scenario]
+@pytest.mark.parametrize("case", exercises("buckets")["buckets-ranks-agree"].cases, ids=lambda case: case.name)
+def test_expected_agreement_is_true_only_without_perturbation(case):
+    scenario, world = case.build(seed=0)
     assert expected_agreement(scenario, world) == [scenario == "identical"] * world
 
 
