@@ -153,8 +153,8 @@ class Exercise:
             raise TypeError(f"{self.grade_id}/{name}: unknown case fields {sorted(unknown)}")
         if any(c.name == name for c in self.cases):
             raise ValueError(f"{self.grade_id}: case {name!r} is declared twice")
-        declared = Case(exercise=self.grade_id, name=name, answer=self.answer, probe=probe, inputs=inputs,
-                        **{**self.defaults, **fields_})
+        declared = Case(exercise=self.grade_id, name=name, probe=probe, inputs=inputs,
+                        **{"answer": self.answer, **self.defaults, **fields_})
         self.cases.append(declared)
         return declared
 
@@ -175,17 +175,18 @@ _REGISTRY: dict[str, Exercise] = {}
 
 
 def exercise(
-    grade_id: str, answer: str, require: Callable[[Any], None] | None = None, module: str | None = None,
+    grade_id: str, name: str, require: Callable[[Any], None] | None = None, module: str | None = None,
     **defaults: Any,
 ) -> Exercise:
     """Register an exercise; case modules declare theirs at import time.
 
     Args:
         grade_id: The answer cell's grade id.
-        answer: The name the answer cell defines (or an expression over the learner's names).
+        name: The name the answer cell defines (or an expression over the learner's names).
         require: A whole-answer check run before any case (raises ``AnswerTypeError``).
         module: The declaring module (the caller's, unless given).
-        **defaults: Case fields shared by every case of the exercise.
+        **defaults: Case fields shared by every case of the exercise (``answer=`` there names the
+            answer in messages when the answer is an expression).
     """
     if grade_id in _REGISTRY:
         raise ValueError(f"exercise {grade_id!r} is declared twice")
@@ -193,7 +194,7 @@ def exercise(
     if unknown:
         raise TypeError(f"{grade_id}: unknown case fields {sorted(unknown)}")
     module = module or sys._getframe(1).f_globals["__name__"]
-    _REGISTRY[grade_id] = Exercise(grade_id, answer, module, require=require, defaults=defaults)
+    _REGISTRY[grade_id] = Exercise(grade_id, name, module, require=require, defaults=defaults)
     return _REGISTRY[grade_id]
 
 

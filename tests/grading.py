@@ -178,7 +178,7 @@ class ChapterGrading:
                 continue
             for grade_id, cell in outcome.decided[student].tests.items():
                 exercise = exercises(self.CHAPTER)[exercise_of(grade_id)]
-                namespace: dict = {}
+                namespace: dict = {"__name__": "__main__"}  # as in a notebook kernel
                 exec(compile(setup + "\n" + answered[exercise.grade_id], f"<{student}>", "exec"), namespace)
                 answer = resolve_answer(exercise.answer, namespace)
                 mine = verdict(exercise.grade_id, answer, is_hidden(grade_id), seed=SEED)
