@@ -15,10 +15,11 @@ import pytest
 
 from autograder.checks import exercises, run
 from autograder.engine import resolve_answer
+from autograder.gradeid import module_of
 
 
 def catalog(chapter: str):
-    return importlib.import_module(f"tests.catalog.{chapter}")
+    return importlib.import_module(f"tests.catalog.{module_of(chapter)}")
 
 
 def parametrize(metafunc: pytest.Metafunc) -> None:

@@ -21,7 +21,7 @@ from nbgrader.api import Gradebook
 
 from autograder.checks import exercises, verdict
 from autograder.engine import CellVerdict, resolve_answer
-from autograder.gradeid import exercise_of, is_hidden, test_cell
+from autograder.gradeid import exercise_of, is_hidden, module_of, test_cell
 from autograder.pipeline.confine import is_root
 from autograder.pipeline.course import Course, nbgrader_meta
 from autograder.pipeline.flags import Flag
@@ -45,7 +45,7 @@ def _cases(decided: CellVerdict) -> list[tuple[str, bool, str | None, int]]:
 
 def catalog(chapter: str) -> ModuleType:
     """The answer catalogue of a chapter."""
-    return importlib.import_module(f"tests.catalog.{chapter}")
+    return importlib.import_module(f"tests.catalog.{module_of(chapter)}")
 
 
 def right_students(chapter: str) -> list[str]:
