@@ -15,8 +15,6 @@ from autograder.buckets import (
     logging_model,
     perturb,
     rank_local_edit_facts,
-    reference_flatten,
-    small_model,
 )
 from autograder.checks import exercises, run
 from tests.catalog.buckets import LOGGING_BUGGY, RIGHT, WRONG
@@ -31,18 +29,6 @@ def answer_of(grade_id: str, label: str, source: str):
     names = namespace()
     exec(compile(source, f"<{label}>", "exec"), names)
     return names[exercises("buckets")[grade_id].answer]
-
-
-def test_reference_flatten_makes_every_parameter_a_view_at_its_offset():
-    model = small_model()
-    values = [p.detach().clone() for p in model.parameters()]
-    flat = reference_flatten(model)
-    offsets = [p.storage_offset() for p in model.parameters()]
-    assert offsets == [0, 32, 40, 56] and flat.numel() == 58
-    assert all(torch.equal(p, v) for p, v in zip(model.parameters(), values, strict=True))
-    with torch.no_grad():
-        flat.zero_()
-    assert all(p.abs().sum() == 0 for p in model.parameters())
 
 
 def test_the_agree_model_makes_sum_preserving_changes_exact():
