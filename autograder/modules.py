@@ -22,7 +22,7 @@ from torch import nn
 
 from autograder.checks import Diagnosis, exercise, require_dict, selftest
 from autograder.values import AnswerTypeError, close
-from stridelab.ownership import state_kind
+from stridelab.state import state_kind
 
 IN_FEATURES, OUT_FEATURES = 3, 2
 BATCH = 5

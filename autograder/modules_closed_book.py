@@ -22,7 +22,7 @@ from autograder.checks import Diagnosis, exercise
 from autograder.draw import Draw
 from autograder.modules import PARAMETER, PLAIN_TENSOR, kind_diagnoses, module_class
 from autograder.values import close
-from stridelab.ownership import state_kind
+from stridelab.state import state_kind
 
 Inner = Callable[[], nn.Module]
 
