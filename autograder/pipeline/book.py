@@ -8,9 +8,11 @@ student edition's executed chapters (answer cells are leaves, so nothing else di
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import nbformat
@@ -25,6 +27,12 @@ SKIP_TAGS = ("skip-execution",)
 COLLAPSED_TAGS = ("hide-input",)
 BOOK_FILES = ("_config.yml", "_toc.yml")
 BOOK_DIRS = ("book", "_vendor")
+# Vendored for the browser tests only: never part of the site.
+TEST_ONLY_VENDOR = ("axe-core",)
+DOWNLOADS = "downloads"
+NOTEBOOKS_ZIP = "autograd-state-notebooks.zip"
+# Zip entries carry this date so that an unchanged course stages byte-identical files.
+ZIP_DATE = (2026, 1, 1, 0, 0, 0)
 EDITIONS = ("student", "instructor")
 # Packages whose code draws what executed cells show: part of each chapter's cache key.
 OUTPUT_PACKAGES = ("stridelab",)
@@ -70,18 +78,79 @@ def tree_digest(folder: Path) -> str:
     return digest.hexdigest() if folder.exists() else ""
 
 
+def copy_book_dirs(course: Course, staged: Path) -> None:
+    """Copy the book's folders into a staged tree, afresh, without the test-only vendored files."""
+    for name in BOOK_DIRS:
+        shutil.rmtree(staged / name, ignore_errors=True)
+        shutil.copytree(course.root / name, staged / name, ignore=shutil.ignore_patterns(*TEST_ONLY_VENDOR))
+
+
+def notebook_title(notebook: nbformat.NotebookNode, fallback: str) -> str:
+    """The first level-one heading of a notebook's markdown, or ``fallback``."""
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                if line.startswith("# "):
+                    return line[2:].strip()
+    return fallback
+
+
+def toc_order(course: Course, names: list[str]) -> list[str]:
+    """``names`` in the order ``_toc.yml`` lists their ``chapters/<name>`` pages, the unlisted last."""
+    toc = yaml.safe_load((course.root / "_toc.yml").read_text())
+    files = [entry["file"] for part in toc.get("parts", []) for entry in part.get("chapters", [])]
+    listed = [f.removeprefix("chapters/") for f in files if f.startswith("chapters/")]
+    return [n for n in listed if n in names] + sorted(n for n in names if n not in listed)
+
+
+def _write_if_changed(path: Path, data: bytes) -> None:
+    if not path.exists() or path.read_bytes() != data:
+        path.write_bytes(data)
+
+
+def stage_downloads(course: Course, staged: Path) -> Path:
+    """Stage ``downloads/``: every released student notebook, a zip of all, and their manifest.
+
+    The site's Sphinx extension (``sphinx_site``) copies the folder to the site, points each
+    chapter's ``.ipynb`` button at its notebook and lists them on the downloads page.
+
+    Returns:
+        The staged folder.
+    """
+    folder = staged / DOWNLOADS
+    folder.mkdir(parents=True, exist_ok=True)
+    entries = []
+    names = toc_order(course, course.chapters())
+    for name in names:
+        released = course.release_notebook(name)
+        _write_if_changed(folder / released.name, released.read_bytes())
+        title = notebook_title(read_notebook(released), name)
+        entries.append({"file": released.name, "title": title, "page": f"chapters/{name}"})
+    for stale in folder.glob("*.ipynb"):
+        if stale.name not in {entry["file"] for entry in entries}:
+            stale.unlink()
+    archive = folder / f".{NOTEBOOKS_ZIP}.new"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as bundle:
+        for entry in entries:
+            info = zipfile.ZipInfo(f"autograd-state/{entry['file']}", date_time=ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            bundle.writestr(info, (folder / entry["file"]).read_bytes())
+    _write_if_changed(folder / NOTEBOOKS_ZIP, archive.read_bytes())
+    archive.unlink()
+    text = json.dumps({"notebooks": entries, "zip": NOTEBOOKS_ZIP}, indent=1) + "\n"
+    _write_if_changed(folder / "manifest.json", text.encode())
+    return folder
+
+
 def stage(course: Course) -> Path:
     """Lay out ``_build/stage``: the book's files plus the student edition of every chapter."""
     staged = course.build / "stage"
-    if staged.exists():
-        # Keep unchanged chapter files in place so the execution cache sees no change.
-        for name in BOOK_DIRS:
-            shutil.rmtree(staged / name, ignore_errors=True)
     staged.mkdir(parents=True, exist_ok=True)
     for name in BOOK_FILES:
         shutil.copy2(course.root / name, staged / name)
-    for name in BOOK_DIRS:
-        shutil.copytree(course.root / name, staged / name)
+    # Unchanged chapter files stay in place so the execution cache sees no change.
+    copy_book_dirs(course, staged)
+    stage_downloads(course, staged)
     digest = package_digest()
     for chapter in course.chapters():
         target = staged / "chapters" / f"{chapter}.ipynb"
@@ -162,11 +231,9 @@ def instructor_root(course: Course) -> Path:
 def stage_instructor(course: Course) -> Path:
     """Lay out ``_build/instructor/stage`` from the sources and the student build's executed chapters."""
     staged = instructor_root(course) / "stage"
-    for name in BOOK_DIRS:
-        shutil.rmtree(staged / name, ignore_errors=True)
     staged.mkdir(parents=True, exist_ok=True)
-    for name in BOOK_DIRS:
-        shutil.copytree(course.root / name, staged / name)
+    copy_book_dirs(course, staged)
+    stage_downloads(course, staged)
     shutil.copy2(course.root / "_toc.yml", staged / "_toc.yml")
     config = yaml.safe_load((course.root / "_config.yml").read_text())
     config["title"] = f"{config.get('title', 'Course')} (instructor edition)"
