@@ -7,13 +7,18 @@ student edition's executed chapters (answer cells are leaves, so nothing else di
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import http.server
+import io
 import json
 import shutil
 import subprocess
 import sys
+import threading
 import zipfile
 from pathlib import Path
+from urllib.parse import urlparse
 
 import nbformat
 import yaml
@@ -328,3 +333,125 @@ def check_no_leaks(course: Course, site: Path) -> None:
     if leaks:
         shown = "\n".join(f"  {leak.path.relative_to(site)}: {leak.line!r}" for leak in leaks[:20])
         raise RuntimeError(f"the site shows solution code or hidden tests:\n{shown}")
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+PDF_NAME = "autograd-state.pdf"
+# Print rules on top of the theme's: only the article, code wrapped rather than cut at the edge.
+PRINT_CSS = """
+.bd-header, .bd-sidebar-primary, .bd-sidebar-secondary, .bd-header-article, .bd-footer,
+.bd-footer-article, .prev-next-area, .bd-header-announcement, .skip-link, .search-button__wrapper,
+.theme-switch-button, .header-article-items { display: none !important; }
+.bd-main, .bd-content, .bd-article-container, .bd-container, .bd-page-width { max-width: none !important; }
+pre, .highlight pre, .output pre, code { white-space: pre-wrap !important; overflow-wrap: anywhere; }
+div.highlight, .cell_output, .output { overflow: visible !important; }
+img { max-width: 100% !important; break-inside: avoid; }
+h1, h2, h3 { break-after: avoid; }
+"""
+
+
+def book_pages(course: Course) -> list[str]:
+    """The pages of the book in reading order, as ``_toc.yml`` lists them (``book/intro``, ...)."""
+    toc = yaml.safe_load((course.root / "_toc.yml").read_text())
+    return [toc["root"]] + [entry["file"] for part in toc.get("parts", []) for entry in part.get("chapters", [])]
+
+
+def _contents_html(entries: list[tuple[str, int]], title: str) -> str:
+    rows = "".join(
+        f"<li><span>{html_escape(name)}</span><span>{page}</span></li>" for name, page in entries
+    )
+    return (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>Contents</title><style>"
+        "body{font-family:sans-serif;margin:2cm} ol{list-style:none;padding:0}"
+        "li{display:flex;justify-content:space-between;border-bottom:1px dotted #999;padding:4pt 0}"
+        f"</style></head><body><h1>{html_escape(title)}</h1><h2>Contents</h2><ol>{rows}</ol></body></html>"
+    )
+
+
+def html_escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def print_book(course: Course, site: Path, target: Path | None = None) -> Path:
+    """Print the built student site to one PDF through headless Chromium, offline.
+
+    Each page of the table of contents is opened from a loopback server (every other request
+    is refused), left to render its figures, widgets and explorers, and printed with the rules
+    of ``PRINT_CSS``; the pages are joined behind a contents page, with a PDF outline.
+
+    Args:
+        course: The course checkout (its ``_toc.yml`` gives the order).
+        site: The built student site, ``_build/html``.
+        target: Where to write the PDF (default ``<site>/../pdf/autograd-state.pdf``).
+
+    Returns:
+        The PDF written.
+
+    Raises:
+        RuntimeError: when Chromium or Playwright is missing, or a page fails to load.
+    """
+    from pypdf import PdfReader, PdfWriter
+
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as err:  # pragma: no cover - requirements.txt installs it
+        raise RuntimeError("printing the book needs playwright (requirements.txt)") from err
+    if not CHROMIUM.exists():
+        raise RuntimeError(f"printing the book needs Chromium at {CHROMIUM} (apt-get install chromium)")
+    target = target or site.parent / "pdf" / PDF_NAME
+    target.parent.mkdir(parents=True, exist_ok=True)
+    title = yaml.safe_load((course.root / "_config.yml").read_text()).get("title", "Course")
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format, *args):  # noqa: A002 - the signature http.server calls
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    printed: list[tuple[str, bytes]] = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox", "--disable-dev-shm-usage"]
+            )
+            context = browser.new_context(viewport={"width": 1000, "height": 1400})
+            context.route("**/*", lambda route: route.continue_()
+                          if urlparse(route.request.url).hostname in ("127.0.0.1", None)
+                          or route.request.url.startswith(("data:", "blob:")) else route.abort())
+            page = context.new_page()
+            page.set_default_timeout(60_000)
+            for name in book_pages(course):
+                response = page.goto(f"{base}/{name}.html", wait_until="load")
+                if response is None or response.status >= 400:
+                    raise RuntimeError(f"{name}.html did not load for printing")
+                page.wait_for_load_state("networkidle")
+                page.wait_for_function("[...document.images].every((img) => img.complete)")
+                page.add_style_tag(content=PRINT_CSS)
+                heading = page.locator("article h1").first
+                label = heading.inner_text().strip().rstrip("#").strip() if heading.count() else name
+                printed.append((label, page.pdf(format="A4", print_background=True,
+                                                margin={"top": "15mm", "bottom": "15mm", "left": "12mm",
+                                                        "right": "12mm"})))
+            readers = [(label, PdfReader(io.BytesIO(data))) for label, data in printed]
+            # Page numbers as printed: the contents page comes first.
+            starts, page_number = [], 2
+            for label, reader in readers:
+                starts.append((label, page_number))
+                page_number += len(reader.pages)
+            page.set_content(_contents_html(starts, title))
+            contents = PdfReader(io.BytesIO(page.pdf(format="A4")))
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    writer = PdfWriter()
+    writer.append(contents)
+    for label, reader in readers:
+        writer.add_outline_item(label, len(writer.pages))
+        writer.append(reader)
+    writer.add_metadata({"/Title": title})
+    with target.open("wb") as handle:
+        writer.write(handle)
+    return target
+
