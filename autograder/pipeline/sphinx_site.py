@@ -3,8 +3,8 @@
 - Each page loads each script once: sphinx-thebe (always loaded by Jupyter Book) registers its
   inline configuration script twice per build; the second copy redeclares a ``const`` and fails
   with a console error on every page.
-- The theme's search buttons get an accessible name that contains their visible text (WCAG 2.5.3,
-  axe's ``label-content-name-mismatch``): the templates below replace the theme's two.
+- The theme's search and colour-mode buttons get an accessible name that contains their visible
+  text (WCAG 2.5.3, axe's ``label-content-name-mismatch``): the templates below replace the theme's.
 - The student edition of each notebook, staged by ``autograd-state book`` under ``downloads/``
   with ``downloads/manifest.json``, is copied to the site's ``downloads/``; a chapter's
   ``.ipynb`` button downloads it (``download`` attribute) and the ``notebook-downloads``
@@ -37,6 +37,17 @@ TEMPLATES = {
         ' <span class="search-button__kbd-shortcut"><kbd class="kbd-shortcut__modifier">Ctrl</kbd>+'
         '<kbd class="kbd-shortcut__modifier">K</kbd></span>\n'
         "</button>\n"
+    ),
+    # Its icons' titles ("Light", "Dark" ...) counted as visible text missing from its name.
+    "theme-switcher.html": (
+        '<button class="btn btn-sm nav-link pst-navbar-icon theme-switch-button pst-js-only"'
+        " aria-label=\"{{ _('Color mode') }}\" data-bs-title=\"{{ _('Color mode') }}\""
+        ' data-bs-placement="bottom" data-bs-toggle="tooltip">\n'
+        + "".join(
+            f'  <i class="theme-switch fa-solid {icon} fa-lg" data-mode="{mode}" aria-hidden="true"></i>\n'
+            for icon, mode in (("fa-sun", "light"), ("fa-moon", "dark"), ("fa-circle-half-stroke", "auto"))
+        )
+        + "</button>\n"
     ),
     "search-button.html": (
         '<button class="btn btn-sm pst-navbar-icon search-button search-button__button pst-js-only"'
