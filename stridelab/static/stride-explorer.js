@@ -613,7 +613,7 @@
     return permute(l, order.map((d) => (d === null ? rest.shift() : d)));
   }
 
-  function flattenRange(l, startDim, endDim) {
+  function mergeDims(l, startDim, endDim) {
     if (l.shape.length === 0) return layout([1], [1], l.offset);
     const a = wrapDim(startDim, l.shape.length);
     const b = wrapDim(endDim, l.shape.length);
@@ -685,7 +685,7 @@
       case "movedim":
         return movedim(l, a, b);
       case "flatten":
-        return flattenRange(l, a === undefined ? 0 : a, b === undefined ? -1 : b);
+        return mergeDims(l, a === undefined ? 0 : a, b === undefined ? -1 : b);
       case "as_strided":
         return asStrided(l, a, b, c, storageSize);
       default:
