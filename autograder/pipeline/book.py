@@ -184,14 +184,18 @@ def _build_staged(course: Course, staged_before: Path, restage, output: Path) ->
     assets_before = tree_digest(staged_before / "_vendor")
     staged = restage()
     stamp = output / "_build" / ".staged-digest"
-    digest = tree_digest(staged) + hashlib.sha256(Path(__file__).with_name("sphinx_site.py").read_bytes()).hexdigest()
-    if _read(stamp) == digest and (output / "_build" / "html" / "index.html").exists():
+    extension = hashlib.sha256(Path(__file__).with_name("sphinx_site.py").read_bytes()).hexdigest()
+    digest = f"{tree_digest(staged)}\n{extension}"
+    before = _read(stamp)
+    if before == digest and (output / "_build" / "html" / "index.html").exists():
         # Jupyter Book would find nothing to do, after seconds of start-up: skip it.
         print(f"{output / '_build' / 'html'} is up to date")
         return
     stamp.unlink(missing_ok=True)
-    # Sphinx copies static files only when some page is rewritten: rewrite all when they changed.
-    _jupyter_book(course, staged, output, rewrite_all=tree_digest(staged / "_vendor") != assets_before)
+    # Sphinx rewrites only the pages whose sources changed: rewrite all when the static files
+    # or the site's extension (which shapes every page) changed.
+    rewrite_all = tree_digest(staged / "_vendor") != assets_before or before.partition("\n")[2] != extension
+    _jupyter_book(course, staged, output, rewrite_all=rewrite_all)
     stamp.write_text(digest)
 
 

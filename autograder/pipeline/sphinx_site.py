@@ -5,6 +5,7 @@
   with a console error on every page.
 - The theme's search and colour-mode buttons get an accessible name that contains their visible
   text (WCAG 2.5.3, axe's ``label-content-name-mismatch``): the templates below replace the theme's.
+- Wide display maths scrolls inside its block on a phone (``SITE_CSS``).
 - The student edition of each notebook, staged by ``autograd-state book`` under ``downloads/``
   with ``downloads/manifest.json``, is copied to the site's ``downloads/``; a chapter's
   ``.ipynb`` button downloads it (``download`` attribute) and the ``notebook-downloads``
@@ -58,6 +59,12 @@ TEMPLATES = {
     ),
 }
 
+# Wide display maths scrolls inside its own block on a phone, as code does, not the whole page.
+SITE_CSS = (
+    '<style>mjx-container[display="true"] { display: block; max-width: 100%; overflow-x: auto; '
+    "overflow-y: hidden; }</style>"
+)
+
 # The theme opens the notebook in a new tab, where most servers show raw JSON.
 NOTEBOOK_BUTTON = re.compile(
     r'<a href="(?P<href>[^"]*)" target="_blank"(?P<rest>\s+class="btn btn-sm btn-download-notebook-button[^"]*")'
@@ -87,6 +94,11 @@ def drop_duplicate_scripts(app: Any, pagename: str, templatename: str, context: 
             unique.append(script)
     # In place: the builder renders this very list.
     scripts[:] = unique
+
+
+def add_site_css(app: Any, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
+    """Add the site's few style rules to the page's head."""
+    context["metatags"] = context.get("metatags", "") + SITE_CSS
 
 
 def manifest(srcdir: Path) -> list[dict]:
@@ -172,6 +184,7 @@ def setup(app: Any) -> dict:
     # Run after the extensions that add scripts and header buttons per page.
     app.connect("html-page-context", drop_duplicate_scripts, priority=900)
     app.connect("html-page-context", point_notebook_button, priority=900)
+    app.connect("html-page-context", add_site_css)
     app.connect("builder-inited", override_templates)
     app.connect("build-finished", finish_downloads)
     app.add_directive("notebook-downloads", NotebookDownloads)
