@@ -46,7 +46,7 @@ def test_each_chapter_button_downloads_its_student_edition(context, student_site
     for name in names:
         page.goto(f"{url}/chapters/{name}.html", wait_until="load")
         page.locator(".dropdown-download-buttons button.dropdown-toggle").first.click()
-        button = page.locator("a.btn-download-notebook-button").first
+        button = page.locator(".dropdown-download-buttons a.dropdown-item", has_text=".ipynb").first
         assert button.get_attribute("download") is not None, "the .ipynb button opens a tab instead of downloading"
         assert button.get_attribute("target") is None
         with page.expect_download() as download:

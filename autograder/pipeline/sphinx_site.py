@@ -10,6 +10,7 @@
   with ``downloads/manifest.json``, is copied to the site's ``downloads/``; a chapter's
   ``.ipynb`` button downloads it (``download`` attribute) and the ``notebook-downloads``
   directive lists them all with the zip of all of them.
+- A collapsed cell's toggle (instructor edition) is named by the text it shows.
 """
 
 from __future__ import annotations
@@ -67,8 +68,14 @@ SITE_CSS = (
 
 # The theme opens the notebook in a new tab, where most servers show raw JSON.
 NOTEBOOK_BUTTON = re.compile(
-    r'<a href="(?P<href>[^"]*)" target="_blank"(?P<rest>\s+class="btn btn-sm btn-download-notebook-button[^"]*")'
+    r'<a href="(?P<href>[^"]*)" target="_blank"'
+    r'(?P<rest>\s+class="btn btn-sm btn-download-(?:notebook|source)-button[^"]*")'
 )
+
+
+# myst-nb names a collapsed cell's toggle "Toggle hidden content" while it shows "Show code cell
+# source": without the label, its name is the text it shows.
+HIDDEN_CELL_TOGGLE = '<summary aria-label="Toggle hidden content">'
 
 
 def _key(script: Any) -> tuple:
@@ -120,7 +127,10 @@ def point_notebook_button(app: Any, pagename: str, templatename: str, context: d
         return
     for group in context.get("header_buttons", []):
         for button in group.get("buttons", []):
-            if button.get("label") == "download-notebook-button":
+            # The source of a chapter page is its notebook: the theme labels that button ".ipynb".
+            if button.get("label") in ("download-notebook-button", "download-source-button") and (
+                button.get("text") == ".ipynb"
+            ):
                 button["url"] = context["pathto"](f"{DOWNLOADS}/{files[pagename]}", 1)
                 button["tooltip"] = "Download the notebook (student edition)"
 
@@ -164,8 +174,8 @@ def override_templates(app: Any) -> None:
         templates.loaders.insert(0, DictLoader(TEMPLATES))
 
 
-def finish_downloads(app: Any, exception: Exception | None) -> None:
-    """Copy ``downloads/`` to the site and make each ``.ipynb`` button a download."""
+def finish_pages(app: Any, exception: Exception | None) -> None:
+    """Copy ``downloads/`` to the site, make the source buttons downloads, name the toggles."""
     if exception is not None or app.builder.format != "html":
         return
     staged = Path(app.srcdir) / DOWNLOADS
@@ -176,6 +186,7 @@ def finish_downloads(app: Any, exception: Exception | None) -> None:
     for page in Path(app.outdir).rglob("*.html"):
         text = page.read_text(encoding="utf-8")
         changed = NOTEBOOK_BUTTON.sub(r'<a href="\g<href>" download\g<rest>', text)
+        changed = changed.replace(HIDDEN_CELL_TOGGLE, "<summary>")
         if changed != text:
             page.write_text(changed, encoding="utf-8")
 
@@ -186,6 +197,6 @@ def setup(app: Any) -> dict:
     app.connect("html-page-context", point_notebook_button, priority=900)
     app.connect("html-page-context", add_site_css)
     app.connect("builder-inited", override_templates)
-    app.connect("build-finished", finish_downloads)
+    app.connect("build-finished", finish_pages)
     app.add_directive("notebook-downloads", NotebookDownloads)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
