@@ -11,7 +11,9 @@ instructor can read, never a traceback.
 from __future__ import annotations
 
 import json
+import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from itertools import accumulate
 from pathlib import Path
@@ -55,8 +57,36 @@ class Bounds:
 
     @classmethod
     def option_names(cls) -> list[str]:
-        """The field names, as command-line options take them (``--max-notebook-bytes``)."""
+        """The limits' names (``notebook_bytes``; the option is :func:`option` of it)."""
         return [f.name for f in fields(cls)]
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] = os.environ, **given: int | None) -> Bounds:
+        """The defaults, overridden by ``AUTOGRAD_STATE_MAX_<FIELD>`` variables, then by ``given``.
+
+        Raises:
+            ValueError: a variable or value that is not a positive whole number.
+        """
+        values = {}
+        for name in (f.name for f in fields(cls)):
+            value = given.get(name)
+            if value is None and environ.get(variable(name), "").strip():
+                value = int(environ[variable(name)])
+            if value is not None:
+                if value <= 0:
+                    raise ValueError(f"{option(name)} must be a positive whole number, not {value}")
+                values[name] = value
+        return cls(**values)
+
+
+def option(name: str) -> str:
+    """The command-line option of a limit: ``notebook_bytes`` is ``--max-notebook-bytes``."""
+    return "--max-" + name.replace("_", "-")
+
+
+def variable(name: str) -> str:
+    """The environment variable of a limit: ``AUTOGRAD_STATE_MAX_NOTEBOOK_BYTES``."""
+    return "AUTOGRAD_STATE_MAX_" + name.upper()
 
 
 def size(count: int) -> str:

@@ -66,7 +66,7 @@ def collect(
         The students collected, and every file that was refused or changed, with the reason (also
         written to ``submitted/<chapter>-collect.csv``).
     """
-    bounds = bounds or Bounds()
+    bounds = bounds or Bounds.from_env()
     grade_ids = {nbgrader_meta(c).get("grade_id") for c in read_notebook(course.release_notebook(chapter)).cells}
     grade_ids.discard(None)
     problems: list[Problem] = []

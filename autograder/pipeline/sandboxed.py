@@ -37,7 +37,7 @@ import autograder
 from autograder.pipeline import verdict as verdicts
 from autograder.pipeline.confine import Limits
 from autograder.pipeline.course import Course, read_notebook
-from autograder.pipeline.grade import Flag, _write_flags, _zero_tampered, submissions
+from autograder.pipeline.grade import Flag, _write_flags, _zero_tampered, admitted
 from autograder.pipeline.integrity import check_submission, test_cell_checksums
 from autograder.pipeline.pool import Pool
 from autograder.pipeline.progress import Progress
@@ -198,7 +198,7 @@ def grade_chapter(
 
     todo: list[tuple[str, Path, str]] = []
     with Gradebook(db) as gradebook:
-        for student, path in submissions(course, chapter):
+        for student, path in admitted(course, chapter, outcome.flags, shard):
             if shard and shard_of(student, shard[1]) != shard[0]:
                 continue
             digest = hashlib.sha256(path.read_bytes() + fingerprint.encode()).hexdigest()
