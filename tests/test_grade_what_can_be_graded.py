@@ -132,7 +132,7 @@ def check(course: Course, flags: list[Flag], flags_file: str) -> None:
     assert "appears 2 times: a copied cell, or a forged one" in written
 
     # The learner's file is kept as submitted; the graded copy is the reconciled one.
-    kept = course.autograded / ".submitted" / "d-pasted-test-cell" / CHAPTER / f"{CHAPTER}.ipynb"
+    kept = course.submitted / ".originals" / "d-pasted-test-cell" / CHAPTER / f"{CHAPTER}.ipynb"
     assert [nbgrader_meta(c).get("grade_id") for c in nbformat.read(kept, as_version=4).cells].count(
         "views-classify-tests") == 2
 

@@ -136,14 +136,18 @@ def test_store_keeps_the_learners_file_and_reads_it_back_on_every_run(tmp_path, 
     _pasted_copy(submission, "views-classify-tests")
     nbformat.write(submission, submitted)
     learners = submitted.read_bytes()
-    autograded = tmp_path / "autograded"
 
-    rec.store(autograded, submitted, rec.reconcile(read_notebook(submitted), edition))
+    rec.store(submitted, rec.reconcile(read_notebook(submitted), edition))
     assert submitted.read_bytes() != learners
-    assert rec.original_of(autograded, submitted).read_bytes() == learners
+    kept = rec.original_of(submitted)
+    assert kept == tmp_path / "submitted" / ".originals" / "ada" / CHAPTER / f"{CHAPTER}.ipynb"
+    assert kept.read_bytes() == learners
     rewritten = submitted.read_bytes()
-    rec.store(autograded, submitted, rec.reconcile(read_notebook(rec.original_of(autograded, submitted)), edition))
+    rec.store(submitted, rec.reconcile(read_notebook(rec.original_of(submitted)), edition))
     assert submitted.read_bytes() == rewritten, "reconciling again writes the same bytes"
 
     nbformat.write(edition, submitted)  # a new submission replaces the rewrite
-    assert rec.original_of(autograded, submitted) == submitted
+    assert rec.original_of(submitted) == submitted
+    fresh = submitted.read_bytes()
+    rec.store(submitted, rec.reconcile(read_notebook(submitted), edition))
+    assert submitted.read_bytes() == fresh, "a gradable submission is left as it is"

@@ -148,9 +148,9 @@ def parse(data: bytes, bounds: Bounds) -> tuple[nbformat.NotebookNode, list[str]
     try:
         raw = json.loads(data)
     except (ValueError, RecursionError) as err:
-        raise Refused(f"corrupt notebook: {str(err).splitlines()[0][:200]}") from None
+        raise Refused(f"corrupt notebook: not a readable notebook ({str(err).splitlines()[0][:200]})") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("cells", []), list):
-        raise Refused("corrupt notebook: not a notebook's JSON")
+        raise Refused("corrupt notebook: not a readable notebook (JSON, but not a notebook's)")
     if len(raw.get("cells", [])) > bounds.cells:
         raise Refused(f"the notebook has {len(raw['cells'])} cells, over the limit of {bounds.cells} "
                       "(--max-cells)")
@@ -166,7 +166,7 @@ def parse(data: bytes, bounds: Bounds) -> tuple[nbformat.NotebookNode, list[str]
         notebook = nbformat.reads(json.dumps(raw), as_version=4)
         nbformat.validate(notebook)
     except (ValueError, KeyError, TypeError, AttributeError, nbformat.ValidationError) as err:
-        raise Refused(f"corrupt notebook: {str(err).splitlines()[0][:200]}") from None
+        raise Refused(f"corrupt notebook: not a readable notebook ({str(err).splitlines()[0][:200]})") from None
     return notebook, notes
 
 

@@ -69,7 +69,7 @@ def admitted(
         if shard and _shard_of(student, shard[1]) != shard[0]:
             continue
         try:
-            notebook, notes = load(reconcile.original_of(course.autograded, path), bounds)
+            notebook, notes = load(reconcile.original_of(path), bounds)
         except Refused as refused:
             flags.append(Flag(student, chapter, "", f"not graded: {refused}"))
             continue
@@ -77,7 +77,7 @@ def admitted(
         result.changed = result.changed or bool(notes)
         flags += [Flag(student, chapter, "", note) for note in notes]
         flags += [Flag(student, chapter, grade_id, reason) for grade_id, reason in result.findings]
-        reconcile.store(course.autograded, path, result)
+        reconcile.store(path, result)
         chosen.append((student, path))
     return chosen
 

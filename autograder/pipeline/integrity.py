@@ -14,7 +14,7 @@ from pathlib import Path
 
 from nbgrader.utils import compute_checksum
 
-from autograder.pipeline.course import Course, is_test_cell, nbgrader_meta, read_notebook
+from autograder.pipeline.course import is_test_cell, nbgrader_meta, read_notebook
 from autograder.pipeline.reconcile import original_of
 
 
@@ -51,9 +51,8 @@ def check_submission(expected: dict[str, str], submission: Path) -> list[Tamperi
     Raises:
         ValueError: when the submission is not a readable notebook.
     """
-    course = Course(submission.resolve().parents[3])
     found: dict[str, list] = {}
-    for cell in read_notebook(original_of(course.autograded, submission)).cells:
+    for cell in read_notebook(original_of(submission)).cells:
         grade_id = nbgrader_meta(cell).get("grade_id")
         if grade_id in expected:
             found.setdefault(grade_id, []).append(cell)

@@ -32,7 +32,7 @@ import nbformat
 
 from autograder.pipeline.course import is_answer_cell, is_test_cell, nbgrader_meta
 
-ORIGINALS = ".submitted"
+ORIGINALS = ".originals"
 
 
 @dataclass
@@ -201,19 +201,24 @@ def _strip(cell) -> None:
     cell.metadata.pop("nbgrader", None)
 
 
-def original_path(course_autograded: Path, submitted: Path) -> Path:
-    """Where the learner's file as submitted is kept when the grader rewrote ``submitted``."""
+def original_path(submitted: Path) -> Path:
+    """Where the learner's file is kept when the grader rewrote ``submitted``.
+
+    ``submitted/.originals/<student>/<chapter>/``: inside ``submitted/`` (private to the grader,
+    masked in the sandbox, copied with the submissions), under a name that is no student's and
+    that nbgrader, which skips hidden folders, never grades.
+    """
     student, chapter = submitted.parents[1].name, submitted.parent.name
-    return course_autograded / ORIGINALS / student / chapter / submitted.name
+    return submitted.parents[2] / ORIGINALS / student / chapter / submitted.name
 
 
-def original_of(course_autograded: Path, submitted: Path) -> Path:
+def original_of(submitted: Path) -> Path:
     """The learner's file as submitted: the kept copy when ``submitted`` is the grader's rewrite.
 
     The rewrite is recognised by its hash, recorded when it was written; a file placed there
     afterwards (a new submission) is the learner's own.
     """
-    kept = original_path(course_autograded, submitted)
+    kept = original_path(submitted)
     stamp = kept.with_suffix(".written.sha256")
     try:
         if stamp.read_text().strip() == hashlib.sha256(submitted.read_bytes()).hexdigest():
@@ -223,14 +228,14 @@ def original_of(course_autograded: Path, submitted: Path) -> Path:
     return submitted
 
 
-def store(course_autograded: Path, submitted: Path, reconciled: Reconciled) -> None:
+def store(submitted: Path, reconciled: Reconciled) -> None:
     """Write the reconciled notebook where nbgrader reads it; keep the learner's file as submitted.
 
     Idempotent: storing the same reconciliation again writes the same bytes.
     """
-    kept = original_path(course_autograded, submitted)
+    kept = original_path(submitted)
     stamp = kept.with_suffix(".written.sha256")
-    source = original_of(course_autograded, submitted)
+    source = original_of(submitted)
     if not reconciled.changed:
         if source == kept:  # rules changed since: the learner's file is gradable as it is
             os.replace(kept, submitted)
