@@ -166,3 +166,13 @@ def test_an_archive_past_its_total_or_member_count_is_read_up_to_the_limit(cours
     students, problems = collect(course, CHAPTER, archive, Bounds(members=4))
     assert students == ["s0", "s1", "s2", "s3"]
     assert [p.path for p in problems if "more than 4 files" in p.reason] == [f"s4/{CHAPTER}.ipynb"]
+
+
+def test_collect_from_a_folder_never_follows_a_link(course, tmp_path) -> None:
+    folder = tmp_path / "downloads"
+    (folder / "ada").mkdir(parents=True)
+    (folder / "ada" / f"{CHAPTER}.ipynb").write_text(_answered(course))
+    (folder / f"eve_{CHAPTER}.ipynb").symlink_to("/etc/passwd")
+    students, problems = collect(course, CHAPTER, folder)
+    assert students == ["ada"]
+    assert {p.path: p.reason for p in problems}[f"eve_{CHAPTER}.ipynb"].startswith("not a regular file")

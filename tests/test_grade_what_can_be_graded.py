@@ -166,3 +166,13 @@ def test_plain_nbgrader_grades_the_reconciled_copies_too(released, tmp_path) -> 
     shutil.copytree(released.root, course.root)
     flags = autograde(course, CHAPTER)
     check(course, flags, f"{CHAPTER}-flags.csv")
+
+
+def test_nbgraders_advice_for_its_own_files_is_never_passed_on() -> None:
+    from autograder.pipeline.grade import NBGRADER_REFUSED, explain
+
+    advice = ("not graded: nbgrader could not grade it (One or more notebooks in the assignment use an old "
+              "version \nof the nbgrader metadata format. Please **back up your class files \ndirectory** and "
+              "then update the metadata using:\n\nnbgrader update .\n)")
+    assert explain(advice).startswith(NBGRADER_REFUSED) and "nbgrader update" not in explain(advice)
+    assert explain("the test cell x appears 2 times") == "the test cell x appears 2 times"

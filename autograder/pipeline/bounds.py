@@ -108,7 +108,7 @@ def read_capped(stream: IO[bytes], limit: int, what: str = "the notebook") -> by
     while chunk := stream.read(min(CHUNK, limit + 1 - total)):
         total += len(chunk)
         if total > limit:
-            raise Refused(f"{what} is larger than {size(limit)} once unpacked (limit --max-notebook-bytes)")
+            raise Refused(f"{what} is larger than {size(limit)} once unpacked (--max-notebook-bytes)")
         parts.append(chunk)
     return b"".join(parts)
 

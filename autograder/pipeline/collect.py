@@ -130,9 +130,13 @@ def _entries(source: Path, bounds: Bounds, problems: list[Problem]) -> Iterator[
     ``bounds.total_bytes``, the rest are reported as over the archive's limit.
     """
     if source.is_dir():
-        for path in sorted(p for p in source.rglob("*") if p.is_file() and not p.is_symlink()):
-            info = path.stat()
-            yield _Entry(str(path.relative_to(source)), info.st_mtime, info.st_size, _opener(path))
+        for path in sorted(source.rglob("*")):
+            if path.is_symlink() or (path.exists() and not path.is_dir() and not path.is_file()):
+                problems.append(Problem(str(path.relative_to(source)), "not a regular file (a link or a device): "
+                                                                      "never read"))
+            elif path.is_file():
+                info = path.stat()
+                yield _Entry(str(path.relative_to(source)), info.st_mtime, info.st_size, _opener(path))
         return
     if zipfile.is_zipfile(source):
         with zipfile.ZipFile(source) as bundle:

@@ -130,7 +130,7 @@ def explain(reason: str) -> str:
     files ("run nbgrader update ."); for a learner's submission that advice is wrong.
     """
     if "nbgrader update" in reason or "metadata format" in reason or "failed to validate" in reason:
-        return NBGRADER_REFUSED + " (nbgrader found its cell metadata invalid; the learner's file is unchanged)"
+        return NBGRADER_REFUSED + " (nbgrader found its cell metadata invalid)"
     return reason
 
 
