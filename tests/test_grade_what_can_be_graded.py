@@ -176,3 +176,21 @@ def test_nbgraders_advice_for_its_own_files_is_never_passed_on() -> None:
               "then update the metadata using:\n\nnbgrader update .\n)")
     assert explain(advice).startswith(NBGRADER_REFUSED) and "nbgrader update" not in explain(advice)
     assert explain("the test cell x appears 2 times") == "the test cell x appears 2 times"
+
+
+def test_a_notebook_too_large_is_refused_by_its_size_before_it_is_read(released, tmp_path) -> None:
+    import shutil
+
+    from autograder.pipeline.grade import admitted
+
+    course = Course(tmp_path / "large")
+    shutil.copytree(released.root, course.root)
+    huge = course.submitted / "j-two-gib-file" / CHAPTER / f"{CHAPTER}.ipynb"
+    huge.parent.mkdir(parents=True)
+    with huge.open("wb") as handle:  # sparse: 2 GiB on paper, nothing on disk
+        handle.truncate(2 * 1024 * MIB)
+    flags: list[Flag] = []
+    chosen = dict(admitted(course, CHAPTER, flags))
+    assert "j-two-gib-file" not in chosen and "a-honest" in chosen
+    reason = next(f.reason for f in flags if f.student == "j-two-gib-file")
+    assert reason == "not graded: the notebook is 2.0 GiB, over the limit of 16 MiB (--max-notebook-bytes)"
