@@ -6,6 +6,8 @@ yields, which ``state_dict()`` holds, which a device move (``.to("meta")``) and 
 each mechanism reaches a subset of what the one outside it reaches. Nothing is read off the
 class: the moves are made on deep copies of the module, so the picture shows what torch does,
 and the module itself is left untouched.
+
+Defined in Chapter 5, "Parameters, buffers and module ownership" (notebooks/modules/modules.ipynb).
 """
 
 from __future__ import annotations
@@ -37,8 +39,6 @@ def state_kind(module: nn.Module, name: str) -> str:
     Returns:
         One of :data:`KINDS`; ``"plain value"`` for an attribute that is not a tensor;
         ``"missing"`` when there is no such attribute.
-
-    Defined in Chapter 5, "Parameters, buffers and module ownership" (notebooks/modules/modules.ipynb).
     """
     try:
         owner, leaf = _owner(module, name)
@@ -106,8 +106,6 @@ def state_map(module: nn.Module) -> list[StateEntry]:
 
     Returns:
         One entry per tensor name, in the order ``named_modules`` walks the module.
-
-    Defined in Chapter 5, "Parameters, buffers and module ownership" (notebooks/modules/modules.ipynb).
     """
     yielded = {id(p): name for name, p in module.named_parameters()}
     saved = set(module.state_dict(keep_vars=True))
@@ -223,8 +221,6 @@ def draw_state_map(module: nn.Module, *, title: str | None = None, plain_words: 
     Raises:
         ValueError: if some tensor is reached by an inner mechanism but not an outer one
             (a module whose hooks change ``state_dict``), which nested regions cannot show.
-
-    Defined in Chapter 5, "Parameters, buffers and module ownership" (notebooks/modules/modules.ipynb).
     """
     chips = _chips(state_map(module))
     widths = [_chip_width(label, detail) for _, label, detail, _ in chips]

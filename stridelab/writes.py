@@ -11,7 +11,9 @@ call, and records each one that writes a tensor in place. Two spellings write in
 
 Torch's private helpers (names starting with ``_``, other than ``_foreach_``) are not recorded.
 Only calls made from Python through torch's public API are seen; a write inside a native kernel
-(BatchNorm's running statistics) is not a call the mode sees.
+(BatchNorm's running statistics) is not a call the mode sees. A Python function that torch makes
+overridable, such as ``torch.nn.init.normal_``, reaches the mode as one call with keyword
+arguments, before it enters ``no_grad``; the mode cannot see inside it, and does not record it.
 
 Defined in Chapter 5, "Parameters, buffers and module ownership" (notebooks/modules/modules.ipynb).
 """
@@ -74,8 +76,6 @@ class InPlaceWatch(TorchFunctionMode):
 
     Attributes:
         calls: Every in-place call, in the order it ran.
-
-    Defined in Chapter 5, "Parameters, buffers and module ownership" (notebooks/modules/modules.ipynb).
     """
 
     def __init__(self) -> None:

@@ -63,3 +63,12 @@ def test_nothing_written_is_said():
     with InPlaceWatch() as watch:
         torch.ones(2).sum()
     assert watch.path() == "none" and watch.calls == []
+
+
+def test_an_overridable_python_function_is_not_recorded():
+    weight = torch.ones(3)
+    with InPlaceWatch() as watch:
+        nn.init.normal_(weight)
+        weight.normal_()
+    assert [call.name for call in watch.calls] == ["normal_"]
+    assert watch.calls[0].targets == (id(weight),)
