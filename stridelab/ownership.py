@@ -149,7 +149,7 @@ _KIND_COLOURS = {
     "non-persistent buffer": "#7cb342",
     "plain tensor": "#b71c1c",
 }
-_WIDTH, _INSET, _TITLE, _CHIP, _GAP, _CHAR = 9.0, 0.25, 0.38, 0.52, 0.14, 0.075
+_WIDTH, _INSET, _TITLE, _CHIP, _GAP, _CHAR = 7.0, 0.2, 0.4, 0.58, 0.12, 0.085
 
 
 def _depth(entry: StateEntry) -> int:
@@ -241,13 +241,13 @@ def draw_state_map(module: nn.Module, *, title: str | None = None, plain_words: 
     ax.set_ylim(height, 0)
     ax.axis("off")
     if title:
-        ax.text(0.05, 0.25, title, fontsize=11, fontweight="bold", va="center")
+        ax.text(0.05, 0.25, title, fontsize=12, fontweight="bold", va="center")
     for depth, ((key, words, plain), face) in enumerate(zip(_REGIONS, _REGION_FACES, strict=True)):
         left, top = _INSET * depth, tops[depth]
         ax.add_patch(FancyBboxPatch((left, top), _WIDTH - 2 * left, height - _INSET * depth - top,
                                     boxstyle="round,pad=0,rounding_size=0.12", facecolor=face,
                                     edgecolor="#4d4d4d", linewidth=1, gid=f"region-{key}"))
-        ax.text(left + 0.15, top + _TITLE / 2 + 0.04, plain if plain_words else words, fontsize=9.5,
+        ax.text(left + 0.15, top + _TITLE / 2 + 0.04, plain if plain_words else words, fontsize=10.5,
                 fontweight="bold", va="center", color="#1a1a1a")
         for row_number, row in enumerate(layout[depth]):
             x, y = left + 0.15, top + _TITLE + row_number * (_CHIP + _GAP)
@@ -256,9 +256,9 @@ def draw_state_map(module: nn.Module, *, title: str | None = None, plain_words: 
                 ax.add_patch(FancyBboxPatch((x, y), widths[index], _CHIP,
                                             boxstyle="round,pad=0,rounding_size=0.08", facecolor="white",
                                             edgecolor=_KIND_COLOURS[kind], linewidth=2.5, gid=f"chip-{label}"))
-                ax.text(x + widths[index] / 2, y + 0.18, label, fontsize=9, family="monospace",
+                ax.text(x + widths[index] / 2, y + 0.19, label, fontsize=10, family="monospace",
                         ha="center", va="center", color="#1a1a1a")
-                ax.text(x + widths[index] / 2, y + 0.38, detail, fontsize=7.5, ha="center", va="center",
+                ax.text(x + widths[index] / 2, y + 0.41, detail, fontsize=8.5, ha="center", va="center",
                         color="#333333")
                 x += widths[index] + _GAP
     return fig
