@@ -1,7 +1,7 @@
 """stridelab: stride-layout maths, figures and an interactive explorer for PyTorch views.
 
 Figures and widgets of the chapters, each built from real tensors: stride layouts and the
-explorer (Chapter 1), version timelines (Chapter 2), sharing tables (Chapter 3), loss curves
+explorer (Chapter 1), version timelines and autograd graphs (Chapter 2), sharing tables (Chapter 3), loss curves
 (Chapter 4), module state maps (Chapter 5) and cross-rank divergence (Chapter 6).
 It depends only on torch, numpy, matplotlib and ipywidgets.
 """
@@ -11,6 +11,7 @@ from stridelab.curves import draw_loss_curves
 from stridelab.divergence import draw_divergence, first_divergent_step
 from stridelab.explorer import StrideExplorer, explore
 from stridelab.figures import LayoutFigure, draw_layout, slot_color
+from stridelab.graph import Node, Saved, draw_graph, graph_nodes
 from stridelab.layout import (
     Layout,
     ViewError,
@@ -32,7 +33,9 @@ __all__ = [
     "KINDS",
     "Layout",
     "LayoutFigure",
+    "Node",
     "Op",
+    "Saved",
     "StateEntry",
     "StaticExplorer",
     "StrideExplorer",
@@ -43,6 +46,7 @@ __all__ = [
     "broadcast_dims",
     "contiguous_strides",
     "draw_divergence",
+    "draw_graph",
     "draw_layout",
     "draw_sharing",
     "draw_loss_curves",
@@ -51,6 +55,7 @@ __all__ = [
     "explain_view",
     "explore",
     "first_divergent_step",
+    "graph_nodes",
     "infer_view_shape",
     "is_contiguous",
     "overlaps",
