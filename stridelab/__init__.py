@@ -7,7 +7,7 @@ It depends only on torch, numpy, matplotlib and ipywidgets.
 """
 
 from stridelab.chain import Op, apply_chain, parse_op, parse_shape, torch_chain
-from stridelab.curves import draw_loss_curves
+from stridelab.curves import deposits, draw_balance, draw_loss_curves
 from stridelab.divergence import draw_divergence, first_divergent_step
 from stridelab.explorer import StrideExplorer, explore
 from stridelab.figures import LayoutFigure, draw_layout, slot_color
@@ -27,7 +27,7 @@ from stridelab.layout import (
 from stridelab.ownership import KINDS, StateEntry, draw_state_map, state_kind, state_map
 from stridelab.page import StaticExplorer, static_explorer
 from stridelab.provenance import Sharing, draw_sharing, probe_sharing
-from stridelab.timeline import draw_timeline, record_versions
+from stridelab.timeline import draw_erasure_tally, draw_timeline, record_versions
 
 __all__ = [
     "KINDS",
@@ -45,7 +45,10 @@ __all__ = [
     "apply_chain",
     "broadcast_dims",
     "contiguous_strides",
+    "deposits",
+    "draw_balance",
     "draw_divergence",
+    "draw_erasure_tally",
     "draw_graph",
     "draw_layout",
     "draw_sharing",
