@@ -50,7 +50,8 @@ class Saved:
 
     Attributes:
         attribute: The attribute without its prefix, e.g. ``"self"``, ``"result"``, ``"exponent"``.
-        value: A short description: ``"float32 [3]"`` for a tensor, the value otherwise.
+        value: A short description: ``"float32 [3]"`` for a tensor, the value otherwise,
+            ``"freed by backward"`` once a backward without ``retain_graph`` released it.
         tensor: The name of the named tensor it is (same storage, layout and ``requires_grad``), if any.
         stale: True when reading it raised autograd's version-counter error.
         versions: For a stale tensor, ``(current, saved)`` as the error states them.
@@ -127,9 +128,12 @@ def _saved(fn: Any, names: Mapping[str, torch.Tensor]) -> tuple[Saved, ...]:
         try:
             value = getattr(fn, attr)
         except RuntimeError as err:
-            match = _VERSIONS.search(str(err))
+            if "already been freed" in str(err):  # a backward without retain_graph released it
+                found.append(Saved(short, "freed by backward"))
+                continue
             if "modified by an inplace operation" not in str(err):
                 raise
+            match = _VERSIONS.search(str(err))
             versions = (int(match.group(1)), int(match.group(2))) if match else None
             found.append(Saved(short, "stale", None, True, versions))
             continue

@@ -158,3 +158,12 @@ def test_the_figure_marks_a_stale_save():
     fig = draw_graph(y, title="stale", names={"a": a, "y": y}, saved=True)
     texts = [t.get_text() for ax in fig.axes for t in ax.texts]
     assert "saved self: STALE v1≠v0" in texts
+
+
+def test_saved_tensors_freed_by_backward_are_reported_not_raised():
+    x = torch.randn(3, requires_grad=True)
+    y = (x.exp() * 2).sum()
+    y.backward()
+    (exp,) = [node for node in graph_nodes(y, saved=True) if node.name == "ExpBackward0"]
+    assert [(s.attribute, s.value, s.stale) for s in exp.saved] == [("result", "freed by backward", False)]
+    assert isinstance(draw_graph(y, title="after backward", saved=True), Figure)
