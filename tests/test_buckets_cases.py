@@ -16,8 +16,9 @@ from autograder.buckets import (
     perturb,
     rank_local_edit_facts,
 )
-from autograder.checks import exercises, run
-from tests.catalog.buckets import LOGGING_BUGGY, RIGHT, WRONG
+from autograder.checks import exercises
+from tests.cases import ChapterCases
+from tests.catalog.buckets import LOGGING_BUGGY, RIGHT
 
 
 def namespace() -> dict:
@@ -25,10 +26,6 @@ def namespace() -> dict:
     return {"torch": torch, "nn": nn, "F": F, "dist": dist, "DDP": DDP}
 
 
-def answer_of(grade_id: str, label: str, source: str):
-    names = namespace()
-    exec(compile(source, f"<{label}>", "exec"), names)
-    return names[exercises("buckets")[grade_id].answer]
 
 
 def test_the_agree_model_makes_sum_preserving_changes_exact():
@@ -77,29 +74,6 @@ def test_a_rank_local_gradient_edit_passes_silently_and_ddp_averages():
     assert rank_local_edit_facts() == {"raised": False, "agree": False, "divisor": 2}
 
 
-def test_every_exercise_has_visible_and_hidden_cases():
-    for grade_id, exercise in exercises("buckets").items():
-        assert exercise.selected(hidden=False) and exercise.selected(hidden=True), grade_id
-        names = [case.name for case in exercise.cases]
-        assert len(names) == len(set(names)), grade_id
-
-
-@pytest.mark.parametrize(
-    ("grade_id", "label", "source"),
-    [(gid, label, src) for gid, answers in RIGHT.items() for label, src in answers],
-)
-def test_right_answers_pass_every_case(grade_id, label, source):
-    answer = answer_of(grade_id, label, source)
-    assert run(grade_id, answer, hidden=False) == []
-    assert run(grade_id, answer, hidden=True) == []
-
-
-@pytest.mark.parametrize(
-    ("grade_id", "label", "source", "message"),
-    [(gid, label, src, msg) for gid, answers in WRONG.items() for label, src, msg in answers],
-)
-def test_wrong_answers_fail_with_their_misconception(grade_id, label, source, message):
-    answer = answer_of(grade_id, label, source)
-    failures = run(grade_id, answer, hidden=False) + run(grade_id, answer, hidden=True)
-    assert failures, f"{label} earned full points"
-    assert any(message in failure.misconception for failure in failures), [f.misconception for f in failures]
+class TestBucketsCases(ChapterCases):
+    CHAPTER = "buckets"
+    NAMES = namespace()

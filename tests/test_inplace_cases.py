@@ -1,9 +1,7 @@
 """Chapter 2's cases: their expectations agree with torch and with the curriculum's contract."""
 
-import pytest
 import torch
 
-from autograder.checks import exercises, run
 from autograder.inplace import (
     SAVES_OPS,
     backward_survives,
@@ -15,7 +13,7 @@ from autograder.inplace import (
     sample,
     what_it_saves,
 )
-from tests.catalog.inplace import RIGHT, WRONG
+from tests.cases import ChapterCases
 
 CONTRACT_SAVES = {
     "pow2": "input", "exp": "output", "sigmoid": "output", "relu": "output", "tanh": "output", "sin": "input",
@@ -84,34 +82,6 @@ def test_drivers_report_the_version_error_as_data():
     assert observed["error"] == "version" and observed["grad"] is None
 
 
-def test_every_exercise_has_visible_and_hidden_cases():
-    for grade_id, exercise in exercises("inplace").items():
-        assert exercise.selected(hidden=False), grade_id
-        assert exercise.selected(hidden=True), grade_id
-        names = [case.name for case in exercise.cases]
-        assert len(names) == len(set(names)), grade_id
-
-
-@pytest.mark.parametrize(
-    ("grade_id", "label", "source"),
-    [(gid, label, src) for gid, answers in RIGHT.items() for label, src in answers],
-)
-def test_right_answers_pass_every_case(grade_id, label, source):
-    namespace = {"torch": torch}
-    exec(compile(source, f"<{label}>", "exec"), namespace)
-    answer = namespace[exercises("inplace")[grade_id].answer]
-    assert run(grade_id, answer, hidden=False) == []
-    assert run(grade_id, answer, hidden=True) == []
-
-
-@pytest.mark.parametrize(
-    ("grade_id", "label", "source", "message"),
-    [(gid, label, src, msg) for gid, answers in WRONG.items() for label, src, msg in answers],
-)
-def test_wrong_answers_fail_with_their_misconception(grade_id, label, source, message):
-    namespace = {"torch": torch}
-    exec(compile(source, f"<{label}>", "exec"), namespace)
-    answer = namespace[exercises("inplace")[grade_id].answer]
-    failures = run(grade_id, answer, hidden=False) + run(grade_id, answer, hidden=True)
-    assert failures, f"{label} earned full points"
-    assert any(message in failure.misconception for failure in failures), [f.misconception for f in failures]
+class TestInplaceCases(ChapterCases):
+    CHAPTER = "inplace"
+    NAMES = {"torch": torch}
