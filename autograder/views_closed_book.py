@@ -27,7 +27,7 @@ Shape = tuple[int, ...]
 Layout = tuple[Shape, Shape, int]
 
 FUNCTIONS = ("contiguous_stride", "transposed", "sliced", "expanded")
-ANSWER = "{" + ", ".join(f'"{name}": {name}' for name in FUNCTIONS) + "}"
+ANSWER = "{\n" + "".join(f'    "{name}": {name},\n' for name in FUNCTIONS) + "}"
 
 
 # ----------------------------------------------------------------------------- trusted layouts

@@ -25,7 +25,7 @@ SEEDS = range(40)
 
 class TestViewsClosedBookCases(ChapterCases):
     CHAPTER = "views-closed-book"
-    NAMES = {"torch": torch}
+    NAMES: dict = {}
 
 
 def _drawn(function: str) -> list[tuple]:

@@ -116,7 +116,8 @@ WRONG = {
          MESSAGES["floor_size"]),
         ("expand-keeps-strides", answer(expanded=EXPANDED.replace("strides.append(0)", "strides.append(step)")),
          MESSAGES["expand_keeps"]),
-        ("asks-torch", answer(expanded="def expanded(shape, stride, new_shape):\n"
+        ("asks-torch", answer(expanded="import torch\n\n\n"
+                                       "def expanded(shape, stride, new_shape):\n"
                                        "    t = torch.empty(10_000).as_strided(shape, stride)\n"
                                        "    e = t.expand(new_shape)\n"
                                        "    return tuple(e.shape), e.stride()"),
