@@ -9,12 +9,10 @@ from autograder.detach import (
     _selftest_expectations,
     observe_copy,
     observe_provenance,
-    observe_snapshot,
     observe_ste,
     reference_independent_copy,
     reference_provenance_grad,
     reference_round_ste,
-    reference_snapshot_before_step,
 )
 from autograder.values import same_storage
 from tests.cases import ChapterCases
@@ -82,16 +80,6 @@ def test_the_reference_ste_rounds_forward_and_passes_the_gradient_through(recipe
 def test_the_halves_case_separates_round_half_even_from_half_up():
     x, _ = {case.name: case.inputs for case in exercises("detach")["detach-ste"].cases}["halves"]()
     assert not torch.equal(torch.round(x), torch.floor(x + 0.5))
-
-
-@pytest.mark.parametrize("recipe", recipes("detach-reproduce"))
-def test_the_reference_snapshot_keeps_w0_and_w_takes_one_step(recipe):
-    w0, lr = recipe()
-    seen = observe_snapshot(reference_snapshot_before_step, w0, lr)
-    assert torch.equal(seen["snapshot"], w0)
-    assert torch.allclose(seen["w"], w0 - lr * 2 * w0)
-    assert not seen["snapshot_shares_storage_with_w"] and not seen["snapshot_requires_grad"]
-    assert seen["w_is_a_leaf_that_requires_grad"]
 
 
 def test_selftest_probes_agree_with_the_chapter():

@@ -6,10 +6,8 @@ from autograder.inplace import (
     SAVES_OPS,
     backward_survives,
     drive_gate,
-    drive_reproduce,
     gate_gradient,
     gate_reference,
-    reproduce_reference,
     sample,
     what_it_saves,
 )
@@ -31,28 +29,13 @@ def test_the_probe_sees_a_write_to_what_was_saved_and_only_that():
     assert backward_survives(lambda a: a + 1, write_input=True)
 
 
-def test_the_reference_repair_returns_twice_the_forward_value():
-    x0 = sample(6, seed=11)
-    assert torch.equal(reproduce_reference(x0), 2 * x0)
-
-
 def test_the_gate_gradient_is_what_autograd_computes():
     x = sample(7, seed=12).requires_grad_(True)
     gate_reference(x).backward()
     assert torch.allclose(x.grad, gate_gradient(x.detach()))
 
 
-def test_the_drivers_see_a_read_of_data_and_nothing_else():
-    def through_data(x0):
-        x = x0.clone().requires_grad_(True)
-        y = (x**2).sum()
-        x.data.add_(1)
-        y.backward()
-        return x.grad
-
-    assert drive_reproduce(through_data, sample())["uses_data"]
-    assert not drive_reproduce(reproduce_reference, sample())["uses_data"]
-
+def test_the_driver_sees_a_read_of_data_and_nothing_else():
     def data_gate(x):
         h = x.sigmoid()
         h.data.mul_(2)
@@ -62,17 +45,7 @@ def test_the_drivers_see_a_read_of_data_and_nothing_else():
     assert not drive_gate(lambda x: (2 * x.sigmoid().detach() * x).sum(), sample())["uses_data"]
 
 
-def test_drivers_report_the_version_error_as_data():
-    def unrepaired(x0):
-        x = x0.clone().requires_grad_(True)
-        y = (x**2).sum()
-        with torch.no_grad():
-            x.add_(1)
-        y.backward()
-        return x.grad
-
-    assert drive_reproduce(unrepaired, sample())["error"] == "version"
-
+def test_the_driver_reports_the_version_error_as_data():
     def broken_gate(x):
         h = x.sigmoid()
         h.mul_(2)
