@@ -226,6 +226,7 @@ def grade_chapter(
                 continue
             todo.append((student, path, digest))
     if not todo:
+        write_flags(course.autograded / f"{chapter}{shard_name}-flags.csv", outcome.flags)
         return outcome
 
     bar = Progress(len(todo), f"{chapter} submissions graded") if progress else None
