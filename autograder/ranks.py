@@ -22,6 +22,8 @@ Why it is built this way:
   sometimes aborts in its interpreter-exit destructors after the work is done.
 * The parent imports what DDP's constructor imports lazily (``torch._dynamo``, about 800 modules)
   once, before forking: paid in every rank, it costs seconds per launch; inherited, nothing.
+* Each rank computes on one thread: ranks that each start a thread per core oversubscribe the
+  machine (two ranks on two cores ran a short DDP loop about ten times slower).
 * Every wait is bounded: a short process-group timeout makes a collective whose partner is gone fail
   instead of blocking, and a wall-clock bound kills the ranks (each is its own process group, and it
   dies with its parent) so that nothing is left behind, also when a rank hangs or dies.
@@ -169,8 +171,10 @@ def _rank_main(rank: int, world_size: int, port: int, pg_timeout: float, fn: Cal
     os.close(output_fd)
     sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115 - lives until os._exit
     sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
+    import torch
     import torch.distributed as dist
 
+    torch.set_num_threads(1)
     try:
         delta = datetime.timedelta(seconds=pg_timeout)
         store = dist.TCPStore(HOST, port, world_size, False, timeout=delta)

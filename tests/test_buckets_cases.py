@@ -9,15 +9,12 @@ from torch import nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 from autograder.buckets import (
-    AGREE_SCENARIOS,
     agree_model,
     expected_agreement,
     expected_training,
     logging_model,
     perturb,
     rank_local_edit_facts,
-    reference_flatten,
-    small_model,
 )
 from autograder.checks import exercises, run
 from tests.catalog.buckets import LOGGING_BUGGY, RIGHT, WRONG
@@ -34,18 +31,6 @@ def answer_of(grade_id: str, label: str, source: str):
     return names[exercises("buckets")[grade_id].answer]
 
 
-def test_reference_flatten_makes_every_parameter_a_view_at_its_offset():
-    model = small_model()
-    values = [p.detach().clone() for p in model.parameters()]
-    flat = reference_flatten(model)
-    offsets = [p.storage_offset() for p in model.parameters()]
-    assert offsets == [0, 32, 40, 56] and flat.numel() == 58
-    assert all(torch.equal(p, v) for p, v in zip(model.parameters(), values, strict=True))
-    with torch.no_grad():
-        flat.zero_()
-    assert all(p.abs().sum() == 0 for p in model.parameters())
-
-
 def test_the_agree_model_makes_sum_preserving_changes_exact():
     base, swapped = agree_model(), agree_model()
     perturb(swapped, "sum-preserving-swap", rank=1)
@@ -60,9 +45,9 @@ def test_the_agree_model_makes_sum_preserving_changes_exact():
     assert not torch.equal(base[0].weight, swapped[0].weight)
 
 
-@pytest.mark.parametrize("scenario", list(AGREE_SCENARIOS))
-def test_expected_agreement_is_true_only_without_perturbation(scenario):
-    _text, _rank, world, _hidden = AGREE_SCENARIOS[scenario]
+@pytest.mark.parametrize("case", exercises("buckets")["buckets-ranks-agree"].cases, ids=lambda case: case.name)
+def test_expected_agreement_is_true_only_without_perturbation(case):
+    scenario, world = case.build(seed=0)
     assert expected_agreement(scenario, world) == [scenario == "identical"] * world
 
 
