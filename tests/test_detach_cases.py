@@ -96,7 +96,8 @@ def test_the_reference_snapshot_keeps_w0_and_w_takes_one_step(recipe):
 
 def test_selftest_probes_agree_with_the_chapter():
     answers = {key: probe() for key, (_q, _kind, probe, _m) in _selftest_expectations().items()}
-    assert answers == {"q1": True, "q2": 4.0, "q3": False, "q4": False, "q5": True}
+    assert answers == {"q1": True, "q2": 4.0, "q3": False, "q4": False, "q5": True,
+                       "q6": False, "q7": True, "q8": True}
 
 
 def test_every_exercise_has_visible_and_hidden_cases():
