@@ -361,6 +361,35 @@ def _inference_module_weight_grad_is_none() -> bool:
     return layer.weight.grad is None
 
 
+def _encoder_and_head() -> tuple[torch.nn.Linear, torch.nn.Linear, torch.Tensor]:
+    torch.manual_seed(41)
+    return torch.nn.Linear(4, 3), torch.nn.Linear(3, 1), _seeded(8, 4, seed=42)
+
+
+def _hidden_cut_backward_raises() -> bool:
+    encoder, head, x = _encoder_and_head()
+    try:
+        head(encoder(x).detach()).sum().backward()
+    except RuntimeError:
+        return True
+    return False
+
+
+def _hidden_cut_leaves_encoder_grad_none() -> bool:
+    encoder, head, x = _encoder_and_head()
+    head(encoder(x).detach()).sum().backward()
+    return encoder.weight.grad is None
+
+
+def _detached_loss_backward_raises() -> bool:
+    encoder, head, x = _encoder_and_head()
+    try:
+        head(encoder(x)).sum().detach().backward()
+    except RuntimeError:
+        return True
+    return False
+
+
 def _selftest_expectations() -> dict[str, tuple[str, str, Callable[[], object], str]]:
     """Question key -> (question, result kind, trusted probe, misconception)."""
     return {
@@ -378,7 +407,19 @@ def _selftest_expectations() -> dict[str, tuple[str, str, Callable[[], object], 
         "q5": ("A Linear built under torch.inference_mode(): after a backward outside it, is "
                "layer.weight.grad None?", "bool", _inference_module_weight_grad_is_none,
                "a module built under inference mode has inference-tensor weights that silently get no gradient."),
+        "q6": ("encoder, head = nn.Linear(4, 3), nn.Linear(3, 1); loss = head(encoder(x).detach()).sum(): "
+               "does loss.backward() raise an error?", "bool", _hidden_cut_backward_raises,
+               "a detach() in the middle of a network is silent: the graph from the loss to the head is "
+               "intact, so backward runs and raises nothing."),
+        "q7": ("After that loss.backward(), is encoder.weight.grad None?", "bool",
+               _hidden_cut_leaves_encoder_grad_none,
+               "the cut leaves everything before it out of the graph: the encoder's AccumulateGrad is never "
+               "reached, so its .grad stays None while the head trains."),
+        "q8": ("loss = head(encoder(x)).sum(): does loss.detach().backward() raise an error?", "bool",
+               _detached_loss_backward_raises,
+               "a detached loss has no grad_fn and does not require grad: backward() has no graph to walk "
+               "and raises."),
     }
 
 
-selftest("detach-selftest", _selftest_expectations, hidden=("q4", "q5"), agree=close)
+selftest("detach-selftest", _selftest_expectations, hidden=("q4", "q5", "q7"), agree=close)

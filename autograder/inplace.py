@@ -217,6 +217,76 @@ gate.case("single", f"fixed_gate(x) and backward, x = {sample(1, seed=8)}",
           lambda: (sample(1, seed=8),), hidden=True)
 
 
+# --------------------------------------------------------------------------- inplace-fix-alias
+def halving(x: torch.Tensor) -> torch.Tensor:
+    """The factor the broken energy applies: 1 for the first row (element), 0.5 for the others."""
+    scale = torch.ones_like(x)
+    scale[1:] = 0.5
+    return scale
+
+
+def energy_reference(x: torch.Tensor) -> torch.Tensor:
+    """The value the energy was meant to compute, written without any in-place write."""
+    return ((torch.exp(x) * halving(x)) ** 2).sum()
+
+
+def energy_gradient(x: torch.Tensor) -> torch.Tensor:
+    """The analytic gradient of sum((s exp x)^2): 2 s^2 exp(2x), s the halving factor."""
+    return 2 * halving(x) ** 2 * torch.exp(2 * x)
+
+
+def expect_energy(x0: torch.Tensor) -> dict[str, Any]:
+    return {"value": energy_reference(x0).reshape(()), "grad": energy_gradient(x0), "error": None,
+            "uses_data": False}
+
+
+def _energy_value_wrong(found: dict, inputs: tuple) -> bool:
+    value = found.get("value")
+    return type(value) is torch.Tensor and not close(value, energy_reference(inputs[0]).reshape(()))
+
+
+ALIAS_MESSAGES = {
+    "version": (
+        "exp saves its output h for backward (exp' = exp); tail = h[1:] is a view of h and shares its version "
+        "counter, so a write through tail is a write to what exp saved and backward refuses — under "
+        "torch.no_grad() too, and through detach(), which shares the counter as well. Halve out of place, or "
+        "write into a copy of h that exp did not save."
+    ),
+    "data": (
+        ".data hides the write from the version counter, so backward reads the halved h as exp's output and "
+        "computes a wrong gradient. Repair the write, do not blind the check."
+    ),
+    "value": (
+        "the repair must compute what energy's forward pass computes: h = exp(x) with every element (every row) "
+        "but the first halved, then the sum of h * h."
+    ),
+    "scalar": "return the scalar as a tensor that is still part of the graph (no .item(), no detach()).",
+    "otherwise": (
+        "the repaired energy must give energy's forward value and let backward compute the gradient "
+        "2 s**2 exp(2x), with s = 1 for the first element (row) and 0.5 for the others."
+    ),
+}
+
+alias = exercise(
+    "inplace-fix-alias", "fixed_energy", returns="observation", expect=expect_energy, call=drive_gate,
+    agree=close, otherwise=ALIAS_MESSAGES["otherwise"],
+    diagnoses=(
+        Diagnosis(_gate_version_error, ALIAS_MESSAGES["version"]),
+        Diagnosis(_gate_uses_data, ALIAS_MESSAGES["data"]),
+        Diagnosis(_gate_not_differentiable, ALIAS_MESSAGES["scalar"]),
+        Diagnosis(_energy_value_wrong, ALIAS_MESSAGES["value"]),
+    ),
+)
+alias.case("randn-5", f"fixed_energy(x) and backward, x = {sample(5, seed=12)}",
+           lambda: (sample(5, seed=12),))
+alias.case("matrix", f"fixed_energy(x) and backward, x = {sample(6, seed=13).view(3, 2)}",
+           lambda: (sample(6, seed=13).view(3, 2),))
+alias.case("long", f"fixed_energy(x) and backward, x = {sample(9, seed=14)}",
+           lambda: (sample(9, seed=14),), hidden=True)
+alias.case("two", f"fixed_energy(x) and backward, x = {sample(2, seed=15)}",
+           lambda: (sample(2, seed=15),), hidden=True)
+
+
 # --------------------------------------------------------------------------- inplace-selftest
 def _version_after_writes() -> int:
     a = torch.zeros(3)

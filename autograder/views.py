@@ -285,7 +285,14 @@ VIEW_CALLS = Forbid(
     "the answer calls {call}, which the exercise asks you to predict from shape "
     "and stride alone, without trying it.",
 )
-can_view = exercise("views-can-view", "can_view", expect=view_succeeds, returns="bool", forbid=(VIEW_CALLS,))
+NUMPY_ROUTE = Forbid(
+    ("numpy", "__array__"),
+    "the answer hands the tensor to NumPy ({call}): NumPy's reshape silently copies where torch's "
+    "view must refuse, and asking NumPy whether it copied is trying the operation, not predicting "
+    "it. Predict from t.shape and t.stride() alone.",
+)
+can_view = exercise("views-can-view", "can_view", expect=view_succeeds, returns="bool",
+                    forbid=(VIEW_CALLS, NUMPY_ROUTE))
 can_view.case("contiguous-merge", "can_view(t, (32,))",
               lambda: (base(), (32,)),
               otherwise=NOT_ADJACENT)
@@ -343,6 +350,23 @@ can_view.case("two-infers", "can_view(t, (-1, -1))",
 
 
 # --------------------------------------------------------------------------- views-selftest
+def _written_through_view() -> tuple[int, ...]:
+    """Where ``b[1][2] = 3.14`` lands in ``t`` when ``b = t.view(2, 8)``, found by doing it."""
+    t = torch.zeros(4, 4)
+    b = t.view(2, 8)
+    b[1][2] = 3.14
+    return tuple(int(i) for i in (t == b[1][2]).nonzero()[0])
+
+
+RESHAPE_PROMISE = "should not\ndepend on the copying vs. viewing behavior"
+
+
+def _reshape_promises_a_view() -> bool:
+    """What torch.reshape's documentation promises about sharing memory (nothing, since it says
+    code must not depend on it)."""
+    return RESHAPE_PROMISE not in (torch.reshape.__doc__ or "")
+
+
 def _selftest_expectations() -> dict[str, tuple[str, str, object, str]]:
     """Question key -> (question, result kind, expected value, misconception)."""
     t = torch.zeros(3, 5)
@@ -363,7 +387,16 @@ def _selftest_expectations() -> dict[str, tuple[str, str, object, str]]:
         "q5": ("Can t.view(...) ever return a copy?", "bool",
                not same_storage(running, running.view(-1)),
                "view() never copies: it either shares the memory or raises."),
+        "q6": ("t = torch.zeros(4, 4); b = t.view(2, 8); b[1][2] = 3.14: which index (i, j) of t now "
+               "holds 3.14?", "int-tuple", _written_through_view,
+               "b[1] is a view of the second row of b, which starts at slot 8 of t's storage; its element 2 "
+               "is slot 10, and slot 10 of a contiguous (4, 4) tensor is t[2, 2]."),
+        "q7": ("t = torch.zeros(4, 4): is t.reshape(2, 8) guaranteed to share memory with t?", "bool",
+               _reshape_promises_a_view,
+               "reshape returns a view of a contiguous tensor in practice, but its documentation promises "
+               "nothing and says code must not depend on it: when shared memory is what you need, view() "
+               "says so (it raises instead of copying)."),
     }
 
 
-selftest("views-selftest", _selftest_expectations, hidden=("q4", "q5"))
+selftest("views-selftest", _selftest_expectations, hidden=("q4", "q5", "q7"))

@@ -84,7 +84,8 @@ def test_the_halves_case_separates_round_half_even_from_half_up():
 
 def test_selftest_probes_agree_with_the_chapter():
     answers = {key: probe() for key, (_q, _kind, probe, _m) in _selftest_expectations().items()}
-    assert answers == {"q1": True, "q2": 4.0, "q3": False, "q4": False, "q5": True}
+    assert answers == {"q1": True, "q2": 4.0, "q3": False, "q4": False, "q5": True,
+                       "q6": False, "q7": True, "q8": True}
 
 
 def test_case_inputs_are_fresh_on_every_call():

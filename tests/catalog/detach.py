@@ -23,6 +23,13 @@ from autograder.detach import (
 )
 
 SELFTEST_MESSAGES = {key: q[3] for key, q in _selftest_expectations().items()}
+SELFTEST_RIGHT = {"q1": True, "q2": 4.0, "q3": False, "q4": False, "q5": True, "q6": False, "q7": True,
+                  "q8": True}
+
+
+def _selftest(**answers: object) -> str:
+    """A SELFTEST answer cell: the right answers, with ``answers`` in place of some of them."""
+    return f"SELFTEST = {dict(SELFTEST_RIGHT, **answers)!r}"
 
 
 def _provenance(z: str, ask: str = "    z.sum().backward()\n    return x.grad\n",
@@ -70,10 +77,11 @@ RIGHT = {
         ("autograd-function", STE_FUNCTION.format(backward="grad_output")),
     ],
     "detach-selftest": [
-        ("literal", 'SELFTEST = {"q1": True, "q2": 4.0, "q3": False, "q4": False, "q5": True}'),
+        ("literal", _selftest()),
         ("computed",
          'x = torch.tensor(2.0, requires_grad=True)\n(x * (x * x).detach()).backward()\n'
-         'SELFTEST = {"q1": True, "q2": x.grad.item(), "q3": False, "q4": False, "q5": True}'),
+         'SELFTEST = {"q1": True, "q2": x.grad.item(), "q3": False, "q4": False, "q5": True, '
+         '"q6": False, "q7": True, "q8": True}'),
     ],
 }
 
@@ -101,13 +109,12 @@ WRONG = {
         ("adds-x", "def round_ste(x):\n    return torch.round(x).detach() + x", STE_FORWARD),
     ],
     "detach-selftest": [
-        ("detach-separate-counter", 'SELFTEST = {"q1": False, "q2": 4.0, "q3": False, "q4": False, "q5": True}',
-         SELFTEST_MESSAGES["q1"]),
-        ("product-rule", 'SELFTEST = {"q1": True, "q2": 12.0, "q3": False, "q4": False, "q5": True}',
-         SELFTEST_MESSAGES["q2"]),
-        ("clone-is-leaf", 'SELFTEST = {"q1": True, "q2": 4.0, "q3": True, "q4": False, "q5": True}',
-         SELFTEST_MESSAGES["q3"]),
-        ("inference-like-no-grad", 'SELFTEST = {"q1": True, "q2": 4.0, "q3": False, "q4": True, "q5": True}',
-         SELFTEST_MESSAGES["q4"]),
+        ("detach-separate-counter", _selftest(q1=False), SELFTEST_MESSAGES["q1"]),
+        ("product-rule", _selftest(q2=12.0), SELFTEST_MESSAGES["q2"]),
+        ("clone-is-leaf", _selftest(q3=True), SELFTEST_MESSAGES["q3"]),
+        ("inference-like-no-grad", _selftest(q4=True), SELFTEST_MESSAGES["q4"]),
+        ("silent-cut-raises", _selftest(q6=True), SELFTEST_MESSAGES["q6"]),
+        ("cut-still-trains", _selftest(q7=False), SELFTEST_MESSAGES["q7"]),
+        ("detached-loss-runs", _selftest(q8=False), SELFTEST_MESSAGES["q8"]),
     ],
 }

@@ -4,7 +4,7 @@ Each wrong answer names the misconception message its test cells must report. Th
 put these into real submissions and grade them with nbgrader.
 """
 
-from autograder.inplace import GATE_MESSAGES, SAVES_MISCONCEPTIONS
+from autograder.inplace import ALIAS_MESSAGES, GATE_MESSAGES, SAVES_MISCONCEPTIONS
 
 SAVES_LITERAL = (
     'SAVES = {"pow2": "input", "exp": "output", "sigmoid": "output", "relu": "output", "tanh": "output", '
@@ -34,6 +34,14 @@ RIGHT = {
                                 "    return (h * x).sum()"),
         ("scale-at-the-end", "def fixed_gate(x):\n    return 2 * (torch.sigmoid(x) * x).sum()"),
     ],
+    "inplace-fix-alias": [
+        ("clone-then-write", "def fixed_energy(x):\n    h = x.exp().clone()\n    h[1:].mul_(0.5)\n"
+                             "    return (h * h).sum()"),
+        ("scale-out-of-place", "def fixed_energy(x):\n    h = x.exp()\n    scale = torch.ones_like(h)\n"
+                               "    scale[1:] = 0.5\n    h = h * scale\n    return (h * h).sum()"),
+        ("concatenate", "def fixed_energy(x):\n    h = x.exp()\n    h = torch.cat([h[:1], 0.5 * h[1:]])\n"
+                        "    return (h * h).sum()"),
+    ],
     "inplace-selftest": [
         ("literal", 'SELFTEST = {"q1": 3, "q2": 2, "q3": False, "q4": False, "q5": True}'),
         ("computed", 'a = torch.zeros(3)\na.add_(1)\na[0] = 5\na.mul_(2)\n'
@@ -62,6 +70,22 @@ WRONG = {
         ("dropped-doubling", "def fixed_gate(x):\n    h = x.sigmoid()\n    return (h * x).sum()",
          GATE_MESSAGES["value"]),
         ("item", "def fixed_gate(x):\n    return (2 * x.sigmoid() * x).sum().item()", GATE_MESSAGES["scalar"]),
+    ],
+    "inplace-fix-alias": [
+        ("unrepaired", "def fixed_energy(x):\n    h = x.exp()\n    tail = h[1:]\n    tail.mul_(0.5)\n"
+                       "    return (h * h).sum()", ALIAS_MESSAGES["version"]),
+        ("no-grad-write", "def fixed_energy(x):\n    h = x.exp()\n    with torch.no_grad():\n"
+                          "        h[1:].mul_(0.5)\n    return (h * h).sum()", ALIAS_MESSAGES["version"]),
+        ("detached-alias", "def fixed_energy(x):\n    h = x.exp()\n    h.detach()[1:].mul_(0.5)\n"
+                           "    return (h * h).sum()", ALIAS_MESSAGES["version"]),
+        ("data-write", "def fixed_energy(x):\n    h = x.exp()\n    h.data[1:].mul_(0.5)\n"
+                       "    return (h * h).sum()", ALIAS_MESSAGES["data"]),
+        ("halved-copy-unused", "def fixed_energy(x):\n    h = x.exp()\n    tail = h[1:].clone()\n"
+                               "    tail.mul_(0.5)\n    return (h * h).sum()", ALIAS_MESSAGES["value"]),
+        ("halved-everything", "def fixed_energy(x):\n    h = 0.5 * x.exp()\n    return (h * h).sum()",
+         ALIAS_MESSAGES["value"]),
+        ("item", "def fixed_energy(x):\n    h = x.exp().clone()\n    h[1:].mul_(0.5)\n"
+                 "    return (h * h).sum().item()", ALIAS_MESSAGES["scalar"]),
     ],
     "inplace-selftest": [
         ("indexing-not-counted", 'SELFTEST = {"q1": 2, "q2": 2, "q3": False, "q4": False, "q5": True}',

@@ -119,9 +119,10 @@ RIGHT = {
         ("aten-chunks", CAN_VIEW_ATEN_CHUNKS),
     ],
     "views-selftest": [
-        ("literal", 'SELFTEST = {"q1": (1, 5), "q2": 8, "q3": False, "q4": 4, "q5": False}'),
+        ("literal", 'SELFTEST = {"q1": (1, 5), "q2": 8, "q3": False, "q4": 4, "q5": False, "q6": (2, 2), "q7": False}'),
         ("computed", 'SELFTEST = {"q1": torch.zeros(3, 5).T.stride(), '
-                     '"q2": torch.arange(32.).view(4, 8)[1:].storage_offset(), "q3": False, "q4": 4, "q5": False}'),
+                     '"q2": torch.arange(32.).view(4, 8)[1:].storage_offset(), "q3": False, "q4": 4, '
+                     '"q5": False, "q6": (2, 2), "q7": False}'),
     ],
 }
 
@@ -193,13 +194,39 @@ WRONG = {
         ("tries-view",
          "def can_view(t, shape):\n    try:\n        t.view(shape)\n        return True\n"
          "    except Exception:\n        return False", "the answer calls view()"),
+        ("numpy-reshape",
+         "import numpy as np\n\n\ndef can_view(t, shape):\n"
+         "    array = t.detach().numpy()\n"
+         "    return bool(np.shares_memory(array, array.reshape(shape)))",
+         "hands the tensor to NumPy"),
+        ("numpy-asarray",
+         "import numpy as np\n\n\ndef can_view(t, shape):\n"
+         "    array = np.asarray(t.detach())\n"
+         "    try:\n        array.shape = shape\n    except AttributeError:\n        return False\n"
+         "    return True",
+         "hands the tensor to NumPy"),
     ],
     "views-selftest": [
-        ("transpose-fresh", 'SELFTEST = {"q1": (3, 1), "q2": 8, "q3": False, "q4": 4, "q5": False}',
+        ("transpose-fresh",
+         'SELFTEST = {"q1": (3, 1), "q2": 8, "q3": False, "q4": 4, '
+         '"q5": False, "q6": (2, 2), "q7": False}',
          "transpose swaps the strides"),
-        ("offset-in-rows", 'SELFTEST = {"q1": (1, 5), "q2": 1, "q3": False, "q4": 4, "q5": False}',
+        ("offset-in-rows",
+         'SELFTEST = {"q1": (1, 5), "q2": 1, "q3": False, "q4": 4, '
+         '"q5": False, "q6": (2, 2), "q7": False}',
          "moves the offset by one row"),
-        ("contiguous-shares", 'SELFTEST = {"q1": (1, 5), "q2": 8, "q3": True, "q4": 4, "q5": False}',
+        ("contiguous-shares",
+         'SELFTEST = {"q1": (1, 5), "q2": 8, "q3": True, "q4": 4, '
+         '"q5": False, "q6": (2, 2), "q7": False}',
          "contiguous() on a non-contiguous tensor copies"),
+        ("written-where-b-reads",
+         'SELFTEST = {"q1": (1, 5), "q2": 8, "q3": False, "q4": 4, "q5": False, "q6": (1, 2), "q7": False}',
+         "its element 2 is slot 10"),
+        ("reshape-promises-view",
+         'SELFTEST = {"q1": (1, 5), "q2": 8, "q3": False, "q4": 4, "q5": False, "q6": (2, 2), "q7": True}',
+         "its documentation promises nothing"),
+        ("index-as-list",
+         'SELFTEST = {"q1": (1, 5), "q2": 8, "q3": False, "q4": 4, "q5": False, "q6": [2, 2], "q7": False}',
+         "expected a tuple of Python ints"),
     ],
 }
