@@ -116,6 +116,7 @@ def other_tensor_broken() -> None:
 
 
 def reference_fixed() -> torch.Tensor:
+    """The reference repair: the intended gradient."""
     return intended_gradient()
 
 

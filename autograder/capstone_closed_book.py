@@ -120,6 +120,7 @@ def other_tensor_broken() -> None:
 
 
 def reference_fixed() -> torch.Tensor:
+    """The reference repair: the intended gradient."""
     return intended_gradient()
 
 
