@@ -10,6 +10,7 @@ points, and its test cells' output must name its misconception.
 from __future__ import annotations
 
 import importlib
+import linecache
 import shutil
 from dataclasses import dataclass
 from types import ModuleType
@@ -32,10 +33,22 @@ from tests.submissions import submit
 SEED = 20261201
 
 
+def locked_cell_source(course: Course, chapter: str, grade_id: str) -> str:
+    """The source of one locked cell of the student edition."""
+    edition = nbformat.read(course.release_notebook(chapter), as_version=4)
+    return next(c.source for c in edition.cells if nbgrader_meta(c).get("grade_id") == grade_id)
+
+
 def _setup_source(course: Course, chapter: str) -> str:
     """The student edition's setup cell (its imports), which every answer runs after."""
-    edition = nbformat.read(course.release_notebook(chapter), as_version=4)
-    return next(c.source for c in edition.cells if nbgrader_meta(c).get("grade_id") == f"{chapter}-setup")
+    return locked_cell_source(course, chapter, f"{chapter}-setup")
+
+
+def run_cell_source(source: str, filename: str, namespace: dict) -> None:
+    """Run an answer's source as a notebook kernel would, its lines readable by ``inspect``
+    (a kernel registers each cell in ``linecache``; graders that read an answer's source need it)."""
+    linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
+    exec(compile(source, filename, "exec"), namespace)
 
 
 def _cases(decided: CellVerdict) -> list[tuple[str, bool, str | None, int]]:
@@ -112,6 +125,11 @@ class ChapterGrading:
         return catalog(cls.CHAPTER).RIGHT[grade_id][0][1]
 
     @classmethod
+    def answer_context(cls, course: Course) -> str:
+        """The locked code every answer runs after in the in-process check: the setup cell."""
+        return _setup_source(course, cls.CHAPTER)
+
+    @classmethod
     def submit_more(cls, course: Course) -> None:
         """Extra submissions graded in the same run (tampered, broken); none by default."""
 
@@ -172,14 +190,14 @@ class ChapterGrading:
                     for student, cells in graded.table.items() for cell, score in cells.items()
                     if (score == full[cell]) != (sandboxed[student].get(cell) == full[cell])}
         assert not disagree, f"(student, cell): (nbgrader, sandbox) {disagree}"
-        setup = _setup_source(copy, self.CHAPTER)
+        setup = self.answer_context(copy)
         for student, answered in graded.sources.items():
             if student not in outcome.decided:
                 continue
             for grade_id, cell in outcome.decided[student].tests.items():
                 exercise = exercises(self.CHAPTER)[exercise_of(grade_id)]
                 namespace: dict = {"__name__": "__main__"}  # as in a notebook kernel
-                exec(compile(setup + "\n" + answered[exercise.grade_id], f"<{student}>", "exec"), namespace)
+                run_cell_source(setup + "\n" + answered[exercise.grade_id], f"<{student}>", namespace)
                 answer = resolve_answer(exercise.answer, namespace)
                 mine = verdict(exercise.grade_id, answer, is_hidden(grade_id), seed=SEED)
                 assert cell.verdict is not None, (student, grade_id, cell.not_run)

@@ -1,120 +1,152 @@
-"""Chapter 7's cases and its regression-test runner, in-process."""
+"""Chapter 7's cases in-process, and its trusted references and drivers against torch."""
+
+from __future__ import annotations
+
+import re
 
 import pytest
 import torch
 
+from autograder import capstone
 from autograder.capstone import (
-    _data_gradient,
     capstone_inputs,
-    classify_failure,
+    chapter_fragment,
+    data_gradient,
+    fragment_fingerprint,
     intended_gradient,
+    readout,
     reference_broken,
-    regression_module,
-    run_regression_test,
 )
-from autograder.checks import exercises, run
-from tests.catalog.capstone import BROKEN, FIXED, RIGHT, WRONG
-
-
-def answer_of(grade_id: str, label: str, source: str):
-    names = {"torch": torch, "capstone_inputs": capstone_inputs}
-    exec(compile(source, f"<{label}>", "exec"), names)
-    if grade_id == "capstone-regression":
-        return {"broken": names["broken"], "fixed": names["fixed"]}
-    return names["SELFTEST"]
-
-
-def test_inputs_are_fresh_leaves_on_every_call():
-    (w1, x1), (w2, _) = capstone_inputs(), capstone_inputs()
-    assert w1.is_leaf and w1.requires_grad and not x1.requires_grad and w1 is not w2 and torch.equal(w1, w2)
-
-
-def test_the_fragment_failure_is_exps_saved_output():
-    assert classify_failure(reference_broken) == "version-counter RuntimeError (saved by Exp)"
-
-
-def test_the_silenced_gradient_differs_from_the_intended_one_and_equals_the_detached_one():
-    intended = intended_gradient()
-    assert intended.shape == (3, 4)
-    assert not torch.allclose(_data_gradient(), intended, atol=1e-4)
-    w, x = capstone_inputs()
-    e = (x @ w).exp()
-    (grad,) = torch.autograd.grad(-(e / e.sum(1, keepdim=True).detach())[torch.arange(5), torch.tensor(
-        [0, 2, 1, 3, 0])].log().mean() + 1e-3 * w.pow(2).sum(), w)
-    assert torch.allclose(grad, _data_gradient(), atol=1e-6)
-    w, x = capstone_inputs()
-    probs = torch.softmax(x @ w, dim=1)
-    (-probs[torch.arange(5), torch.tensor([0, 2, 1, 3, 0])].log().mean() + 1e-3 * w.pow(2).sum()).backward()
-    assert torch.allclose(w.grad, intended, atol=1e-6)
-
-
-@pytest.mark.parametrize(
-    ("grade_id", "label", "source"),
-    [(gid, label, src) for gid, answers in RIGHT.items() for label, src in answers],
+from autograder.checks import exercises
+from autograder.engine import resolve_answer
+from autograder.pipeline.course import Course, nbgrader_meta, read_notebook
+from autograder.reduction import (
+    NOT_FAILING,
+    deletable_count,
+    failure_of,
+    fingerprint_of,
+    notebook_helpers,
+    passes_with,
+    reductions,
+    still_failing_reductions,
 )
-def test_right_answers_pass_every_case(grade_id, label, source):
-    answer = answer_of(grade_id, label, source)
-    assert run(grade_id, answer, hidden=False) == []
-    assert run(grade_id, answer, hidden=True) == []
+from tests.cases import ChapterCases
+from tests.catalog.capstone import BROKEN_NOT_MINIMAL, TEST, TEST_NOTHING
+from tests.grading import run_cell_source
 
 
-@pytest.mark.parametrize(
-    ("grade_id", "label", "source", "message"),
-    [(gid, label, src, msg) for gid, answers in WRONG.items() for label, src, msg in answers],
-)
-def test_wrong_answers_fail_with_their_misconception(grade_id, label, source, message):
-    answer = answer_of(grade_id, label, source)
-    failures = run(grade_id, answer, hidden=False) + run(grade_id, answer, hidden=True)
-    assert failures, f"{label} earned full points"
-    assert any(message in failure.misconception for failure in failures), [f.misconception for f in failures]
+def notebook_cell(grade_id: str) -> str:
+    notebook = read_notebook(Course().source_notebook("capstone"))
+    return next(c.source for c in notebook.cells if nbgrader_meta(c).get("grade_id") == grade_id)
 
 
-def test_every_exercise_has_visible_and_hidden_cases():
-    for grade_id, exercise in exercises("capstone").items():
-        assert exercise.selected(hidden=False) and exercise.selected(hidden=True), grade_id
+def kernel_namespace() -> dict:
+    """What an answer sees in the chapter's kernel: the setup cell, then the fragment's cell."""
+    namespace: dict = {"__name__": "__main__"}
+    run_cell_source(notebook_cell("capstone-setup") + "\n" + notebook_cell("capstone-why-fragment"),
+                    "<chapter>", namespace)
+    return namespace
 
 
-TESTS = '''
-def test_broken_still_raises():
-    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
-        broken()
+class TestCapstoneCases(ChapterCases):
+    CHAPTER = "capstone"
+    NAMES = kernel_namespace()
+
+    def answer(self, grade_id, label, source):
+        namespace = dict(self.NAMES)
+        run_cell_source(source, f"<{label}>", namespace)
+        return resolve_answer(exercises("capstone")[grade_id].answer, namespace)
 
 
-def test_fixed_gives_the_softmax_gradient():
+def test_the_notebooks_fragment_fails_as_the_trusted_copy_does():
+    namespace = kernel_namespace()
+    assert fingerprint_of(namespace["training_fragment"]) == fragment_fingerprint()
+
+
+def test_the_fragments_fingerprint_names_tanhs_saved_output():
+    kind, message = fragment_fingerprint()
+    assert kind == "RuntimeError"
+    assert "[torch.FloatTensor [5, 6]], which is output 0 of Tanh, is at version 1" in message
+    assert "Hint" not in message
+
+
+def test_the_reference_reduction_is_one_minimal_and_fails_like_the_fragment():
+    assert failure_of(reference_broken) == failure_of(chapter_fragment)
+    assert failure_of(reference_broken)["by_torch"]
+    assert deletable_count(reference_broken, fragment_fingerprint()) == 0
+
+
+def test_the_deletion_test_names_each_statement_that_can_go():
+    namespace = kernel_namespace()
+    run_cell_source(BROKEN_NOT_MINIMAL, "<not-minimal>", namespace)
+    found = still_failing_reductions(namespace["broken"], fragment_fingerprint())
+    assert found == ["confidence.mul_(100)"]
+
+
+def test_nested_statements_are_deleted_too_and_a_docstring_is_kept():
+    source = '''
+def broken():
+    """Kept: a docstring is not a statement of the failure."""
     w, x = capstone_inputs()
-    probs = torch.softmax(x @ w, dim=1)
-    loss = -probs[torch.arange(5), torch.tensor([0, 2, 1, 3, 0])].log().mean() + 1e-3 * w.pow(2).sum()
-    loss.backward()
-    torch.testing.assert_close(fixed(), w.grad)
+    hidden = (x @ w).tanh()
+    if True:
+        unused = hidden.detach()
+        hidden[:, 4:].mul_(100)
+    hidden.sum().backward()
 '''
+    namespace = kernel_namespace()
+    run_cell_source(source, "<nested>", namespace)
+    deleted = [line for line, _reduced in reductions(namespace["broken"])]
+    assert deleted == ["w, x = capstone_inputs()", "hidden = (x @ w).tanh()", "if True:",
+                       "hidden.sum().backward()", "unused = hidden.detach()", "hidden[:, 4:].mul_(100)"]
+    assert still_failing_reductions(namespace["broken"], fragment_fingerprint()) == ["unused = hidden.detach()"]
 
 
-def _cell_namespace(tmp_path, source: str) -> dict:
-    # inspect.getsource needs a file, as a notebook cell has through linecache.
-    path = tmp_path / "cell.py"
-    path.write_text(source)
-    names = {"torch": torch, "capstone_inputs": capstone_inputs, "pytest": pytest}
-    exec(compile(source, str(path), "exec"), names)
-    return names
+def test_a_function_that_does_not_fail_is_not_reduced():
+    assert still_failing_reductions(intended_gradient, fragment_fingerprint()) == NOT_FAILING
 
 
-def test_the_runner_reports_each_test_of_the_learner(tmp_path):
-    report = run_regression_test(_cell_namespace(tmp_path, BROKEN + FIXED + TESTS))
-    assert report == "test_broken_still_raises: passed\ntest_fixed_gives_the_softmax_gradient: passed"
+def test_helpers_defined_in_the_notebook_are_named_and_torch_is_not():
+    namespace = kernel_namespace()
+    run_cell_source("def broken():\n    training_fragment()\n", "<helper>", namespace)
+    assert notebook_helpers(namespace["broken"]) == ["training_fragment"]
+    assert notebook_helpers(reference_broken) == []
 
 
-def test_the_runner_shows_pytests_report_when_a_test_fails(tmp_path):
-    wrong = WRONG["capstone-regression"][0][1]  # broken() no longer raises
-    report = run_regression_test(_cell_namespace(tmp_path, wrong + TESTS))
-    assert report.startswith("test_broken_still_raises: FAILED\ntest_fixed_gives_the_softmax_gradient: passed")
-    assert "DID NOT RAISE" in report
+def test_the_silenced_gradient_differs_from_the_intended_one_only_in_the_dashboard_units():
+    intended, silenced = intended_gradient(), data_gradient()
+    assert intended.shape == (4, 6)
+    assert torch.allclose(intended[:, :4], silenced[:, :4])
+    assert not torch.allclose(intended[:, 4:], silenced[:, 4:], atol=1e-3)
 
 
-def test_the_runner_asks_for_the_functions_when_they_are_missing(tmp_path):
-    assert regression_module(_cell_namespace(tmp_path, BROKEN)) is None
-    assert run_regression_test({}).startswith("Define broken(), fixed() and at least one test_")
+def test_the_intended_gradient_is_the_softmax_one():
+    w, x = capstone_inputs()
+    probs = torch.softmax((x @ w).tanh() @ readout(), dim=1)
+    loss = -probs[torch.arange(5), torch.tensor(capstone.TARGETS)].log().mean() + 1e-3 * w.pow(2).sum()
+    loss.backward()
+    assert torch.allclose(w.grad, intended_gradient(), atol=1e-6)
 
 
-def test_the_runner_stops_a_test_that_hangs(tmp_path):
-    hanging = BROKEN + FIXED + "\n\ndef test_hangs():\n    import time\n    time.sleep(60)\n"
-    assert "did not finish within 3 s" in run_regression_test(_cell_namespace(tmp_path, hanging), timeout=3)
+@pytest.mark.parametrize("mutant", [capstone.silent_broken, capstone.leaf_broken, capstone.other_tensor_broken])
+def test_each_broken_mutant_fails_otherwise(mutant):
+    assert fingerprint_of(mutant) != fragment_fingerprint()
+
+
+def test_the_mutation_driver_restores_the_learners_names():
+    namespace = kernel_namespace()
+    run_cell_source(TEST + "\nbroken = 'mine'\n", "<test>", namespace)
+    assert passes_with(namespace["test_regression"], reference_broken, capstone.reference_fixed)
+    assert not passes_with(namespace["test_regression"], capstone.silent_broken, capstone.reference_fixed)
+    assert namespace["broken"] == "mine" and "fixed" not in namespace
+
+
+def test_a_test_that_asserts_nothing_passes_every_mutant():
+    namespace = kernel_namespace()
+    run_cell_source(TEST_NOTHING, "<nothing>", namespace)
+    assert passes_with(namespace["test_regression"], capstone.silent_broken, capstone.data_fixed)
+
+
+def test_pytest_raises_without_match_accepts_another_runtime_error():
+    with pytest.raises(RuntimeError, match=re.escape("leaf Variable")):
+        capstone.leaf_broken()

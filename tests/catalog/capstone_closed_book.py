@@ -1,0 +1,333 @@
+"""Answers learners write for the closed-book companion of Chapter 7, right and wrong.
+
+Each source is a whole answer cell (``broken``, ``fixed`` and ``test_regression``); it runs after
+the companion's setup cell and its fragment cell (``torch``, ``pytest``, ``re``,
+``closed_book_inputs`` and ``fragment`` defined). Each wrong answer names its misconception's message.
+"""
+
+from autograder.capstone import (
+    ACCUMULATES,
+    CALLS_HELPER,
+    FAILS_ON_REFERENCE,
+    HAND_RAISED,
+    LEAF_ERROR,
+    MISSES_OTHER_ERROR,
+    MISSES_OTHER_TENSOR,
+    MISSES_SILENCE,
+    MISSES_SILENCED_FIX,
+    NO_ERROR,
+    NOT_MINIMAL,
+)
+from autograder.capstone_closed_book import OTHER_TENSOR, OWN_INPUTS, SILENCED, STILL_RAISES
+
+BROKEN = '''
+def broken():
+    w, x = closed_book_inputs()
+    scores = x @ w + 0.1
+    loss = scores.pow(2).sum()  # pow saves its input, scores
+    scores.detach().clamp_(min=0.0)  # detach shares the version counter
+    loss.backward()
+'''
+
+BROKEN_ABS = '''
+def broken() -> None:
+    """The clamp through a detached alias of the scores abs saved."""
+    w, x = closed_book_inputs()
+    scores = torch.add(x @ w, torch.full((5,), 0.1))
+    monitor = scores.detach()
+    loss = scores.abs().mean()
+    monitor.clamp_(min=0.0)
+    torch.autograd.grad(loss, w)
+'''
+
+BROKEN_BIAS = '''
+def broken():
+    w, x = closed_book_inputs()
+    bias = torch.full((5,), 0.1)
+    scores = x @ w + bias
+    energy = scores.pow(2).mean()
+    scores.detach().clamp_(min=0.0)
+    energy.backward()
+'''
+
+FIXED = '''
+def fixed() -> torch.Tensor:
+    w, x = closed_book_inputs()
+    scores = x @ w + torch.full((5,), 0.1)
+    loss = scores.pow(2).mean() + 0.1 * scores.abs().mean()
+    monitor = scores.detach().clone()  # a copy: the saved scores stay intact
+    monitor.clamp_(min=0.0)
+    loss.backward()
+    return w.grad
+'''
+
+FIXED_OUT_OF_PLACE = '''
+def fixed():
+    w, x = closed_book_inputs()
+    scores = x @ w + 0.1
+    loss = (scores ** 2).mean() + 0.1 * scores.abs().mean()
+    history = [scores.detach().clamp(min=0.0).mean(dim=0)]  # out of place: a new tensor
+    (grad,) = torch.autograd.grad(loss, w)
+    return grad
+'''
+
+FIXED_AFTER_BACKWARD = '''
+def fixed():
+    w, x = closed_book_inputs()
+    scores = x @ w + torch.full((5,), 0.1)
+    energy = scores.pow(2).mean()
+    sparsity = scores.abs().mean()
+    (energy + 0.1 * sparsity).backward()
+    scores.detach().clamp_(min=0.0)  # after backward: nothing reads the saved scores any more
+    return w.grad
+'''
+
+TEST = '''
+def test_regression():
+    with pytest.raises(RuntimeError) as original:
+        fragment()
+    expected = str(original.value).split(" Hint:")[0]
+    with pytest.raises(RuntimeError, match=re.escape(expected)):
+        broken()
+    w, x = closed_book_inputs()
+    scores = x @ w + 0.1
+    loss = scores.pow(2).mean() + 0.1 * scores.abs().mean()
+    (intended,) = torch.autograd.grad(loss, w)
+    torch.testing.assert_close(fixed(), intended)
+'''
+
+TEST_FINGERPRINTS = '''
+def test_regression():
+    def fingerprint(fn):
+        try:
+            fn()
+        except Exception as err:
+            return type(err).__name__, str(err).split(" Hint:")[0]
+        return None
+
+    assert fingerprint(broken) == fingerprint(fragment)
+    w, x = closed_book_inputs()
+    scores = x @ w + 0.1
+    (scores.pow(2).mean() + 0.1 * scores.abs().mean()).backward()
+    torch.testing.assert_close(fixed(), w.grad)
+'''
+
+TEST_MATCH = '''
+def test_regression():
+    expected = ("modified by an inplace operation: [torch.FloatTensor [6, 5]], which is output 0 "
+                "of Add, is at version 1; expected version 0 instead.")
+    with pytest.raises(RuntimeError, match=re.escape(expected)):
+        broken()
+    w, x = closed_book_inputs()
+    scores = x @ w + 0.1
+    (scores.pow(2).mean() + 0.1 * scores.abs().mean()).backward()
+    assert torch.allclose(fixed(), w.grad)
+'''
+
+TEST_FORMULA = '''
+def test_regression():
+    with pytest.raises(RuntimeError) as caught:
+        broken()
+    with pytest.raises(RuntimeError) as original:
+        fragment()
+    assert str(caught.value).split(" Hint:")[0] == str(original.value).split(" Hint:")[0]
+    w, x = closed_book_inputs()
+    scores = (x @ w + 0.1).detach()
+    n = scores.numel()
+    d_scores = 2 * scores / n + 0.1 * scores.sign() / n
+    torch.testing.assert_close(fixed(), x.T @ d_scores)
+'''
+
+BROKEN_NOT_MINIMAL = '''
+def broken():
+    w, x = closed_book_inputs()
+    scores = x @ w + 0.1
+    loss = scores.pow(2).sum()
+    monitor = scores.detach()
+    monitor.clamp_(min=0.0)
+    history = [monitor.mean(dim=0)]
+    loss.backward()
+'''
+
+BROKEN_CALLS_FRAGMENT = '''
+def broken():
+    fragment()
+'''
+
+BROKEN_MM = '''
+def broken():
+    w, x = closed_book_inputs()
+    scores = x @ w
+    loss = scores.pow(2).sum()
+    scores.detach().clamp_(min=0.0)
+    loss.backward()
+'''
+
+BROKEN_HAND_RAISED = '''
+def broken():
+    raise RuntimeError(
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        "operation: [torch.FloatTensor [6, 5]], which is output 0 of Add, is at version 1; "
+        "expected version 0 instead."
+    )
+'''
+
+BROKEN_LEAF = '''
+def broken():
+    w, x = closed_book_inputs()
+    w.detach().clamp_(min=0.0)
+    w.clamp_(min=0.0)
+'''
+
+BROKEN_CLONED = '''
+def broken():
+    w, x = closed_book_inputs()
+    scores = x @ w + 0.1
+    loss = scores.pow(2).sum()
+    scores.clone().clamp_(min=0.0)
+    loss.backward()
+'''
+
+FIXED_DATA = '''
+def fixed():
+    w, x = closed_book_inputs()
+    scores = x @ w + torch.full((5,), 0.1)
+    loss = scores.pow(2).mean() + 0.1 * scores.abs().mean()
+    scores.data.clamp_(min=0.0)  # silences the version counter
+    loss.backward()
+    return w.grad
+'''
+
+FIXED_NO_GRAD = '''
+def fixed():
+    w, x = closed_book_inputs()
+    scores = x @ w + torch.full((5,), 0.1)
+    loss = scores.pow(2).mean() + 0.1 * scores.abs().mean()
+    with torch.no_grad():
+        monitor = scores.detach()
+        monitor.clamp_(min=0.0)
+    loss.backward()
+    return w.grad
+'''
+
+FIXED_CLAMPED_LOSS = '''
+def fixed():
+    w, x = closed_book_inputs()
+    scores = (x @ w + 0.1).clamp(min=0.0)  # the clamp moved into the loss
+    loss = scores.pow(2).mean() + 0.1 * scores.abs().mean()
+    loss.backward()
+    return w.grad
+'''
+
+FIXED_GLOBAL = '''
+w, x = closed_book_inputs()
+
+
+def fixed():
+    scores = x @ w + 0.1
+    loss = scores.pow(2).mean() + 0.1 * scores.abs().mean()
+    loss.backward()
+    return w.grad
+'''
+
+FIXED_CACHED = '''
+def _gradient():
+    w, x = closed_book_inputs()
+    scores = x @ w + 0.1
+    (scores.pow(2).mean() + 0.1 * scores.abs().mean()).backward()
+    return w.grad
+
+
+GRADIENT = _gradient()
+
+
+def fixed():
+    return GRADIENT.clone()
+'''
+
+TEST_NOTHING = '''
+def test_regression():
+    pass
+'''
+
+TEST_ANY_RUNTIME_ERROR = '''
+def test_regression():
+    with pytest.raises(RuntimeError):
+        broken()
+    w, x = closed_book_inputs()
+    scores = x @ w + 0.1
+    (scores.pow(2).mean() + 0.1 * scores.abs().mean()).backward()
+    torch.testing.assert_close(fixed(), w.grad)
+'''
+
+TEST_VERSION_COUNTER_ONLY = '''
+def test_regression():
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        broken()
+    w, x = closed_book_inputs()
+    scores = x @ w + 0.1
+    (scores.pow(2).mean() + 0.1 * scores.abs().mean()).backward()
+    torch.testing.assert_close(fixed(), w.grad)
+'''
+
+TEST_TYPE_ONLY = '''
+def test_regression():
+    with pytest.raises(RuntimeError, match=re.escape("[6, 5]], which is output 0 of Add, is at version 1")):
+        broken()
+    assert fixed().shape == (3, 5)
+'''
+
+TEST_FRAGMENT_ONLY = '''
+def test_regression():
+    with pytest.raises(RuntimeError, match=re.escape("[6, 5]], which is output 0 of Add, is at version 1")):
+        fragment()
+    w, x = closed_book_inputs()
+    scores = x @ w + 0.1
+    (scores.pow(2).mean() + 0.1 * scores.abs().mean()).backward()
+    torch.testing.assert_close(fixed(), w.grad)
+'''
+
+TEST_FIXED_AGAINST_ITSELF = '''
+def test_regression():
+    with pytest.raises(RuntimeError, match=re.escape("[6, 5]], which is output 0 of Add, is at version 1")):
+        broken()
+    torch.testing.assert_close(fixed(), fixed())
+'''
+
+TEST_EXPECTS_MM = '''
+def test_regression():
+    with pytest.raises(RuntimeError, match="output 0 of Mm"):
+        broken()
+'''
+
+RIGHT = {
+    "capstone-reproduce": [
+        ("reference", BROKEN + FIXED + TEST),
+        ("fingerprints", BROKEN_BIAS + FIXED + TEST_FINGERPRINTS),
+        ("abs-out-of-place-match", BROKEN_ABS + FIXED_OUT_OF_PLACE + TEST_MATCH),
+        ("bias-after-backward-formula", BROKEN_BIAS + FIXED_AFTER_BACKWARD + TEST_FORMULA),
+    ],
+}
+
+WRONG = {
+    "capstone-reproduce": [
+        ("not-minimal", BROKEN_NOT_MINIMAL + FIXED + TEST, NOT_MINIMAL),
+        ("calls-the-fragment", BROKEN_CALLS_FRAGMENT + FIXED + TEST, CALLS_HELPER),
+        ("another-operation", BROKEN_MM + FIXED + TEST, OTHER_TENSOR),
+        ("hand-raised", BROKEN_HAND_RAISED + FIXED + TEST, HAND_RAISED),
+        ("leaf-error", BROKEN_LEAF + FIXED + TEST, LEAF_ERROR),
+        ("clone-reduced-away", BROKEN_CLONED + FIXED + TEST, NO_ERROR),
+        ("data-silences", BROKEN + FIXED_DATA + TEST, "a clamp through .data hides the write"),
+        ("no-grad-detach", BROKEN + FIXED_NO_GRAD + TEST, STILL_RAISES),
+        ("clamp-in-the-loss", BROKEN + FIXED_CLAMPED_LOSS + TEST, SILENCED),
+        ("global-leaf", BROKEN + FIXED_GLOBAL + TEST, ACCUMULATES),
+        ("cached-gradient", BROKEN + FIXED_CACHED + TEST, OWN_INPUTS),
+        ("test-asserts-nothing", BROKEN + FIXED + TEST_NOTHING, MISSES_SILENCE),
+        ("test-any-runtime-error", BROKEN + FIXED + TEST_ANY_RUNTIME_ERROR, MISSES_OTHER_ERROR),
+        ("test-version-counter-only", BROKEN + FIXED + TEST_VERSION_COUNTER_ONLY, MISSES_OTHER_TENSOR),
+        ("test-type-only", BROKEN + FIXED + TEST_TYPE_ONLY, MISSES_SILENCED_FIX),
+        ("test-runs-the-fragment", BROKEN + FIXED + TEST_FRAGMENT_ONLY, MISSES_SILENCE),
+        ("test-fixed-against-itself", BROKEN + FIXED + TEST_FIXED_AGAINST_ITSELF, MISSES_SILENCED_FIX),
+        ("test-expects-another-error", BROKEN + FIXED + TEST_EXPECTS_MM, FAILS_ON_REFERENCE),
+    ],
+}
