@@ -8,22 +8,31 @@ the page.
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import unicodedata
+from pathlib import Path
 
 import pytest
 
-from autograder.pipeline.book import PRINT_CSS, book_pages, print_book
+from autograder.pipeline.book import PDF_NAME, PRINT_CSS, book_pages
 from tests.browser import chromium_or_skip, serve
 
 pytestmark = [pytest.mark.book, pytest.mark.browser]
 
 
 @pytest.fixture(scope="module")
-def pdf(built_book, tmp_path_factory):
+def pdf(built_book):
     from pypdf import PdfReader
 
     chromium_or_skip()
-    path = print_book(built_book.course, built_book.student, tmp_path_factory.mktemp("pdf") / "book.pdf")
+    # The command line itself, in its own process (Playwright's sync API runs once per thread).
+    command = [str(Path(sys.executable).parent / "autograd-state"), "--root", str(built_book.course.root), "book",
+               "--pdf"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=1200)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    path = built_book.course.build / "pdf" / PDF_NAME
+    assert f"The student edition is printed: {path}" in result.stdout
     return PdfReader(path)
 
 
