@@ -7,6 +7,7 @@ the page.
 
 from __future__ import annotations
 
+import html
 import re
 import subprocess
 import sys
@@ -39,8 +40,9 @@ def pdf(built_book):
 def chapter_titles(built_book) -> dict[str, str]:
     titles = {}
     for page in sorted((built_book.student / "chapters").glob("*.html")):
-        heading = re.search(r"<h1>(.*?)<a class=\"headerlink\"", page.read_text(), re.S)
-        titles[page.stem] = re.sub(r"<[^>]+>", "", heading.group(1)).strip()
+        # The page title is "<chapter heading> — <book title>".
+        title = html.unescape(re.search(r"<title>([^<]*)</title>", page.read_text()).group(1))
+        titles[page.stem] = title.rsplit(" \N{EM DASH} ", 1)[0].strip()
     return titles
 
 
