@@ -7,31 +7,42 @@ the page.
 
 from __future__ import annotations
 
+import html
 import re
+import subprocess
+import sys
 import unicodedata
+from pathlib import Path
 
 import pytest
 
-from autograder.pipeline.book import PRINT_CSS, book_pages, print_book
+from autograder.pipeline.book import PDF_NAME, PRINT_CSS, book_pages
 from tests.browser import chromium_or_skip, serve
 
 pytestmark = [pytest.mark.book, pytest.mark.browser]
 
 
 @pytest.fixture(scope="module")
-def pdf(built_book, tmp_path_factory):
+def pdf(built_book):
     from pypdf import PdfReader
 
     chromium_or_skip()
-    path = print_book(built_book.course, built_book.student, tmp_path_factory.mktemp("pdf") / "book.pdf")
+    # The command line itself, in its own process (Playwright's sync API runs once per thread).
+    command = [str(Path(sys.executable).parent / "autograd-state"), "--root", str(built_book.course.root), "book",
+               "--pdf"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=1200)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    path = built_book.course.build / "pdf" / PDF_NAME
+    assert f"The student edition is printed: {path}" in result.stdout
     return PdfReader(path)
 
 
 def chapter_titles(built_book) -> dict[str, str]:
     titles = {}
     for page in sorted((built_book.student / "chapters").glob("*.html")):
-        heading = re.search(r"<h1>(.*?)<a class=\"headerlink\"", page.read_text(), re.S)
-        titles[page.stem] = re.sub(r"<[^>]+>", "", heading.group(1)).strip()
+        # The page title is "<chapter heading> — <book title>".
+        title = html.unescape(re.search(r"<title>([^<]*)</title>", page.read_text()).group(1))
+        titles[page.stem] = title.rsplit(" \N{EM DASH} ", 1)[0].strip()
     return titles
 
 

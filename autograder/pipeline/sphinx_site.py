@@ -5,7 +5,7 @@
   with a console error on every page.
 - The theme's search and colour-mode buttons get an accessible name that contains their visible
   text (WCAG 2.5.3, axe's ``label-content-name-mismatch``): the templates below replace the theme's.
-- Wide display maths scrolls inside its block on a phone (``SITE_CSS``).
+- Maths wider than a phone scrolls inside its own box (``SITE_CSS``).
 - The student edition of each notebook, staged by ``autograd-state book`` under ``downloads/``
   with ``downloads/manifest.json``, is copied to the site's ``downloads/``; a chapter's
   ``.ipynb`` button downloads it (``download`` attribute) and the ``notebook-downloads``
@@ -60,10 +60,11 @@ TEMPLATES = {
     ),
 }
 
-# Wide display maths scrolls inside its own block on a phone, as code does, not the whole page.
+# Maths wider than a phone scrolls inside its own box, as code does, not the whole page.
 SITE_CSS = (
-    '<style>mjx-container[display="true"] { display: block; max-width: 100%; overflow-x: auto; '
-    "overflow-y: hidden; }</style>"
+    "<style>mjx-container { max-width: 100%; overflow-x: auto; overflow-y: hidden; }"
+    ' mjx-container:not([display="true"]) { display: inline-block; vertical-align: bottom; }'
+    ' mjx-container[display="true"] { display: block; }</style>'
 )
 
 # The theme opens the notebook in a new tab, where most servers show raw JSON.
