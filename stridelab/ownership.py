@@ -1,11 +1,12 @@
 """Who owns a module's tensors: parameters, buffers (saved or not) and plain tensor attributes.
 
-:func:`state_map` asks a real module, by running it, which of its tensors ``parameters()``
-yields, which ``state_dict()`` holds, which a device move (``.to("meta")``) and a dtype cast
-(``.to(torch.float64)``) reach. :func:`draw_state_map` draws the answer as nested regions, since
-each mechanism reaches a subset of what the one outside it reaches. Nothing is read off the
-class: the moves are made on deep copies of the module, so the picture shows what torch does,
-and the module itself is left untouched.
+How a module holds each tensor is :func:`stridelab.state.state_kind`. :func:`state_map` asks a
+real module, by running it, which of its tensors ``parameters()`` yields, which ``state_dict()``
+holds, which a device move (``.to("meta")``) and a dtype cast (``.to(torch.float64)``) reach.
+:func:`draw_state_map` draws the answer as nested regions, since each mechanism reaches a subset
+of what the one outside it reaches. Nothing is read off the class: the moves are made on deep
+copies of the module, so the picture shows what torch does, and the module itself is left
+untouched.
 
 Defined in Chapter 5, "Parameters, buffers and module ownership" (notebooks/modules/modules.ipynb).
 """
@@ -20,38 +21,9 @@ from matplotlib.patches import FancyBboxPatch
 from torch import nn
 
 from stridelab.figures import LayoutFigure
+from stridelab.state import KINDS, owner_of, state_kind
 
 __all__ = ["KINDS", "StateEntry", "draw_state_map", "state_kind", "state_map"]
-
-#: The kinds of tensor state a module can hold, in the order the chapter introduces them.
-KINDS = ("parameter", "buffer", "non-persistent buffer", "plain tensor")
-
-
-def _owner(module: nn.Module, name: str) -> tuple[nn.Module, str]:
-    """The submodule that holds a dotted name, and the name's last part."""
-    path, _, leaf = name.rpartition(".")
-    return (module.get_submodule(path) if path else module), leaf
-
-
-def state_kind(module: nn.Module, name: str) -> str:
-    """How ``module`` holds the attribute ``name`` (dotted names reach into submodules).
-
-    Returns:
-        One of :data:`KINDS`; ``"plain value"`` for an attribute that is not a tensor;
-        ``"missing"`` when there is no such attribute.
-    """
-    try:
-        owner, leaf = _owner(module, name)
-    except AttributeError:
-        return "missing"
-    if leaf in dict(owner.named_parameters(recurse=False)):
-        return "parameter"
-    if leaf in dict(owner.named_buffers(recurse=False)):
-        # state_dict(keep_vars=True) is the public view of persistence; it does not copy.
-        return "buffer" if leaf in owner.state_dict(keep_vars=True) else "non-persistent buffer"
-    if leaf not in vars(owner):
-        return "missing"
-    return "plain tensor" if isinstance(vars(owner)[leaf], torch.Tensor) else "plain value"
 
 
 @dataclass(frozen=True)
@@ -94,7 +66,7 @@ def _tensors(module: nn.Module) -> list[tuple[str, torch.Tensor]]:
 
 
 def _lookup(module: nn.Module, name: str) -> torch.Tensor:
-    owner, leaf = _owner(module, name)
+    owner, leaf = owner_of(module, name)
     return getattr(owner, leaf)
 
 
