@@ -152,16 +152,18 @@ def observe_training(make: Factory, _counter_name: str, x: torch.Tensor, target:
     """One SGD step on a squared error: how many scalars train, and whether the step helps."""
     module = make()
     optimizer = torch.optim.SGD(module.parameters(), lr=1e-2)
-    scalars = sum(p.numel() for p in module.parameters() if p.requires_grad)
+    trainable = [p for p in module.parameters() if p.requires_grad]
+    scalars = sum(p.numel() for p in trainable)
     loss = ((module(x) - target) ** 2).mean()
     optimizer.zero_grad()
     loss.backward()
-    all_have_grads = scalars > 0 and all(p.grad is not None for p in module.parameters())
+    all_have_grads = scalars > 0 and all(p.grad is not None for p in trainable)
     optimizer.step()
     with torch.no_grad():
         improved = bool(((module(x) - target) ** 2).mean() < loss)
-    return {"trainable scalars": scalars, "every parameter gets a gradient": all_have_grads,
-            "one step lowers the loss": improved}
+    return {"trainable scalars": scalars, "every trainable parameter gets a gradient": all_have_grads,
+            "one step lowers the loss": improved,
+            "integer parameters": sum(1 for p in module.parameters() if not p.is_floating_point())}
 
 
 def on_counting_linear(driver: Callable[..., Any]) -> Callable[..., Any]:
@@ -196,6 +198,16 @@ WEIGHTS_TRAIN = (
     "the weights must be nn.Parameter (or come from an nn.Linear submodule): a tensor attribute that "
     "requires grad is not registered, so parameters() and the optimizer never see it."
 )
+INTEGER_PARAMETER = (
+    "calls is an integer nn.Parameter: requires_grad=False keeps it from getting a gradient, but "
+    "parameters() still hands it to every optimizer, and an integer tensor can never be trained anyway. "
+    "A count the module keeps is a buffer, as BatchNorm's num_batches_tracked is."
+)
+
+
+def _integer_parameters(found: Any, _inputs: tuple) -> bool:
+    return isinstance(found, dict) and bool(found.get("integer parameters"))
+
 
 counting = exercise("modules-counting-linear", "CountingLinear", require=module_class("CountingLinear"))
 counting.case("kind", "how CountingLinear(3, 2) holds calls", lambda: (),
@@ -225,7 +237,8 @@ counting.case("never-requires-grad", "(calls.requires_grad, calls in parameters(
 counting.case("weights-train", "one SGD step on CountingLinear(3, 2)",
               lambda: (*batches(1, 6), torch.ones(BATCH, OUT_FEATURES)),
               call=on_counting_linear(observe_training), expect=like_linear(observe_training),
-              returns="observation", otherwise=WEIGHTS_TRAIN, hidden=True)
+              returns="observation", otherwise=WEIGHTS_TRAIN,
+              diagnoses=(Diagnosis(_integer_parameters, INTEGER_PARAMETER),), hidden=True)
 
 
 # --------------------------------------------------------------------------- modules-running-mean
@@ -474,6 +487,48 @@ def _frozen_backbone() -> tuple[nn.Module]:
     return (nn.Sequential(backbone, nn.ReLU(), head),)
 
 
+class ListHeld(nn.Module):
+    """Two layers kept in a plain Python list (not registered) and one registered output layer."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.blocks = [nn.Linear(5, 5), nn.Linear(5, 5)]
+        self.out = nn.Linear(5, 2)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for block in self.blocks:
+            x = torch.relu(block(x))
+        return self.out(x)
+
+
+class Masked(nn.Module):
+    """A linear layer, a non-persistent mask buffer and a persistent step counter."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.linear = nn.Linear(6, 3)
+        self.register_buffer("mask", torch.ones(3, 6), persistent=False)
+        self.register_buffer("steps", torch.zeros((), dtype=torch.int64))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x @ (self.linear.weight * self.mask).T + self.linear.bias
+
+
+def _tied_across_depths() -> tuple[nn.Module]:
+    """A decoder two levels down reusing an encoder's weight; one bias frozen."""
+    encoder, decoder = nn.Linear(6, 6), nn.Linear(6, 6)
+    decoder.weight = encoder.weight
+    decoder.bias.requires_grad_(False)
+    return (nn.Sequential(encoder, nn.Tanh(), nn.Sequential(nn.Identity(), nn.Sequential(decoder))),)
+
+
+def _list_held_scalars(module: nn.Module) -> int:
+    """What a count that also walked modules kept in Python lists would find."""
+    extra = sum(p.numel() for value in vars(module).values() if isinstance(value, list)
+                for item in value if isinstance(item, nn.Module) for p in item.parameters() if p.requires_grad)
+    return sum(p.numel() for p in module.parameters() if p.requires_grad) + extra
+
+
 def trainable_scalars(module: nn.Module) -> int:
     """Trusted reference: ``parameters()`` yields each tensor once, tied or reused ones included."""
     return sum(p.numel() for p in module.parameters() if p.requires_grad)
@@ -495,6 +550,15 @@ STATE_DICT = (
 )
 RECURSE = "parameters live in submodules too: module.parameters() recurses into every child module."
 PLAIN = "a tensor attribute is not a parameter, even if it requires grad: only registered nn.Parameters count."
+BUFFERS = (
+    "buffers are not parameters, persistent or not (a mask, a step counter, running statistics): the "
+    "optimizer never trains them, so they do not count."
+)
+PYTHON_LIST = (
+    "modules kept in a plain Python list are not registered: parameters() does not yield them and no "
+    "optimizer built from it trains them, so they are not the module's trainable parameters "
+    "(an nn.ModuleList would register them)."
+)
 
 count = exercise(
     "modules-count-params", "count_parameters", expect=trainable_scalars, returns="int",
@@ -506,6 +570,8 @@ count = exercise(
         Diagnosis(_counts(lambda m: sum(t.numel() for t in m.state_dict().values())), STATE_DICT),
         Diagnosis(_counts(lambda m: sum(p.numel() for p in m.parameters(recurse=False) if p.requires_grad)),
                   RECURSE),
+        Diagnosis(_counts(lambda m: trainable_scalars(m) + sum(b.numel() for b in m.buffers())), BUFFERS),
+        Diagnosis(_counts(_list_held_scalars), PYTHON_LIST),
     ),
 )
 count.case("linear", "count_parameters(nn.Linear(4, 3))", _linear, otherwise=TENSORS)
@@ -522,6 +588,12 @@ count.case("frozen-backbone", "count_parameters(frozen backbone, trainable head)
 count.case("plain-tensor", "count_parameters(module with a plain tensor attribute)", lambda: (WithPlainTensor(),),
            otherwise=PLAIN, hidden=True)
 count.case("no-parameters", "count_parameters(nn.ReLU())", lambda: (nn.ReLU(),), otherwise=TENSORS, hidden=True)
+count.case("tied-across-depths", "count_parameters(a decoder two levels down reusing an encoder's weight)",
+           _tied_across_depths, otherwise=TIED, hidden=True)
+count.case("python-list", "count_parameters(two layers in a Python list, one registered layer)",
+           lambda: (ListHeld(),), otherwise=PYTHON_LIST, hidden=True)
+count.case("non-persistent-buffer", "count_parameters(a layer with a non-persistent mask and a step counter)",
+           lambda: (Masked(),), otherwise=BUFFERS, hidden=True)
 
 
 # --------------------------------------------------------------------------- modules-batchnorm (reproduce)
@@ -575,50 +647,77 @@ for _key, (_kind, _question, _message) in BATCHNORM_QUESTIONS.items():
 
 
 # --------------------------------------------------------------------------- modules-selftest
-class _Holder(nn.Module):
-    """A module with one non-persistent buffer and one plain tensor attribute."""
+# Each question is a situation the chapter did not print: its answer needs the mechanism.
+class _Stack(nn.Module):
+    """q1: two blocks in a Python list, one registered output layer."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.register_buffer("scratch", torch.zeros(2), persistent=False)
-        self.plain = torch.zeros(2)
+        self.blocks = [nn.Linear(3, 3), nn.Linear(3, 3)]
+        self.out = nn.Linear(3, 1)
 
 
-def _optimizer_keeps_the_object() -> bool:
-    layer = nn.Linear(2, 1)
-    weight = layer.weight
+class _MaskedLinear(nn.Module):
+    """q2: a layer, a non-persistent mask and a persistent step counter."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.linear = nn.Linear(4, 4)
+        self.register_buffer("mask", torch.ones(4, 4), persistent=False)
+        self.register_buffer("steps", torch.zeros((), dtype=torch.int64))
+
+
+def _tied_autoencoder_scalars() -> int:
+    """q3: ``dec.weight = enc.weight`` across two modules; trainable scalars of the model."""
+    encoder, decoder = nn.Linear(8, 8), nn.Linear(8, 8)
+    decoder.weight = encoder.weight
+    model = nn.Sequential(encoder, nn.ReLU(), decoder)
+    return sum(p.numel() for p in model.parameters() if p.requires_grad)
+
+
+def _reset_before_backward_raises() -> bool:
+    """q4: ``bn.running_mean.zero_()`` between a training forward and ``backward()``."""
+    bn = nn.BatchNorm1d(3)
+    loss = bn(batches(1, 32, requires_grad=True)[0]).sum()
+    bn.running_mean.zero_()
+    try:
+        loss.backward()
+    except RuntimeError as error:
+        return "modified by an inplace operation" in str(error)
+    return False
+
+
+def _replaced_weight_stays() -> bool:
+    """q5: a new Parameter assigned after the optimizer was built; is it unchanged after a step?"""
+    layer = nn.Linear(3, 2)
     optimizer = torch.optim.SGD(layer.parameters(), lr=0.1)
-    layer(torch.ones(1, 2)).sum().backward()
+    layer.weight = nn.Parameter(torch.zeros(2, 3))
+    layer(torch.ones(4, 3)).sum().backward()
     optimizer.step()
-    return layer.weight is weight
+    return bool(torch.equal(layer.weight, torch.zeros(2, 3)))
 
 
-def _eval_changes_running_mean() -> bool:
-    bn = nn.BatchNorm1d(3).eval()
-    before = bn.running_mean.clone()
-    bn(batches(1, 31)[0])
-    return not torch.equal(before, bn.running_mean)
+SELFTEST_QUESTIONS = {
+    "q1": ("Stack: self.blocks = [nn.Linear(3, 3), nn.Linear(3, 3)], self.out = nn.Linear(3, 1); "
+           "how many entries does Stack().state_dict() hold?", "int", lambda: len(_Stack().state_dict()),
+           "a Python list is a plain attribute: the modules in it are not registered, so state_dict() holds "
+           "only out.weight and out.bias (nn.ModuleList would register the blocks)."),
+    "q2": ("nn.Linear(4, 4) as self.linear, a buffer mask registered with persistent=False and a buffer "
+           "steps; how many entries does state_dict() hold?", "int", lambda: len(_MaskedLinear().state_dict()),
+           "state_dict() holds the parameters and the persistent buffers: linear.weight, linear.bias and steps; "
+           "persistent=False keeps mask out."),
+    "q3": ("enc, dec = nn.Linear(8, 8), nn.Linear(8, 8); dec.weight = enc.weight; how many trainable "
+           "scalars does nn.Sequential(enc, nn.ReLU(), dec) hold?", "int", _tied_autoencoder_scalars,
+           "dec.weight is enc.weight: one 8 x 8 tensor, counted once, plus the two 8-element biases."),
+    "q4": ("loss = bn(x).sum() in training mode, then bn.running_mean.zero_(), then loss.backward(): "
+           "does backward raise?", "bool", _reset_before_backward_raises,
+           "the batch-norm node saves running_mean; zero_() bumps its version between the forward and "
+           "backward(), so backward refuses."),
+    "q5": ("opt = SGD(layer.parameters()); then layer.weight = nn.Parameter(torch.zeros(2, 3)); after a "
+           "backward and opt.step(), is layer.weight still all zeros?", "bool", _replaced_weight_stays,
+           "the optimizer holds the weight it was given, not the new Parameter: the new one gets a gradient "
+           "that no step applies."),
+}
 
 
-def _selftest_expectations() -> dict[str, tuple[str, str, object, str]]:
-    """Question key -> (question, result kind, expected value, misconception)."""
-    lin = nn.Linear(4, 4)
-    return {
-        "q1": ("Is a buffer registered with persistent=False in state_dict()?", "bool",
-               "scratch" in _Holder().state_dict(),
-               "persistent=False is exactly what keeps a buffer out of state_dict(); it still moves with .to()."),
-        "q2": ("Does module.to(torch.float64) cast a plain float tensor attribute (self.t = torch.zeros(2))?", "bool",
-               _Holder().to(torch.float64).plain.dtype == torch.float64,
-               ".to() walks parameters and buffers only; a plain tensor attribute keeps its dtype and device."),
-        "q3": ("lin = nn.Linear(4, 4); how many tensors does nn.Sequential(lin, nn.ReLU(), lin).parameters() yield?",
-               "int", len(list(nn.Sequential(lin, nn.ReLU(), lin).parameters())),
-               "parameters() yields each tensor once, however many times a module is reused."),
-        "q4": ("After optimizer.step(), is layer.weight the same Python object as before?", "bool",
-               _optimizer_keeps_the_object(),
-               "the optimizer updates parameters in place (under no_grad); it never replaces them."),
-        "q5": ("Does a BatchNorm1d forward in eval mode change running_mean?", "bool", _eval_changes_running_mean(),
-               "in eval mode BatchNorm uses its running statistics and does not update them."),
-    }
-
-
-selftest("modules-selftest", _selftest_expectations, hidden=("q4", "q5"))
+selftest("modules-selftest", lambda: SELFTEST_QUESTIONS, hidden=("q4", "q5"))

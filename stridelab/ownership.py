@@ -1,11 +1,12 @@
 """Who owns a module's tensors: parameters, buffers (saved or not) and plain tensor attributes.
 
-:func:`state_map` asks a real module, by running it, which of its tensors ``parameters()``
-yields, which ``state_dict()`` holds, which a device move (``.to("meta")``) and a dtype cast
-(``.to(torch.float64)``) reach. :func:`draw_state_map` draws the answer as nested regions, since
-each mechanism reaches a subset of what the one outside it reaches. Nothing is read off the
-class: the moves are made on deep copies of the module, so the picture shows what torch does,
-and the module itself is left untouched.
+How a module holds each tensor is :func:`stridelab.state.state_kind`. :func:`state_map` asks a
+real module, by running it, which of its tensors ``parameters()`` yields, which ``state_dict()``
+holds, which a device move (``.to("meta")``) and a dtype cast (``.to(torch.float64)``) reach.
+:func:`draw_state_map` draws the answer as nested regions, since each mechanism reaches a subset
+of what the one outside it reaches. Nothing is read off the class: the moves are made on deep
+copies of the module, so the picture shows what torch does, and the module itself is left
+untouched.
 
 Defined in Chapter 5, "Parameters, buffers and module ownership" (notebooks/modules/modules.ipynb).
 """
@@ -23,6 +24,7 @@ from stridelab.figures import LayoutFigure
 from stridelab.state import KINDS, owner_of, state_kind
 
 __all__ = ["KINDS", "StateEntry", "draw_state_map", "state_kind", "state_map"]
+
 
 @dataclass(frozen=True)
 class StateEntry:

@@ -6,16 +6,20 @@ put these into real submissions and grade them with nbgrader.
 
 from autograder.modules import (
     BATCHNORM_QUESTIONS,
+    BUFFERS,
     EVAL_FROZEN,
     EVAL_OUTPUT,
     FROZEN,
+    INTEGER_PARAMETER,
     MOMENTUM,
     NO_GRAPH,
     NON_PERSISTENT,
     PARAMETER,
     PLAIN_TENSOR,
     PLAIN_VALUE,
+    PYTHON_LIST,
     RECURSE,
+    SELFTEST_QUESTIONS,
     SKIPS_EVAL,
     START_ZEROS,
     STATE_DICT,
@@ -71,7 +75,7 @@ def batchnorm(**changes: object) -> str:
 
 
 def selftest(**changes: object) -> str:
-    values = {"q1": False, "q2": False, "q3": 2, "q4": True, "q5": False} | changes
+    values = {"q1": 2, "q2": 3, "q3": 80, "q4": True, "q5": True} | changes
     return f"SELFTEST = {values!r}"
 
 
@@ -149,8 +153,8 @@ class CountingLinear(nn.Linear):
     ],
     "modules-selftest": [
         ("literal", selftest()),
-        ("computed", 'SELFTEST = {"q1": False, "q2": False, "q3": len({id(p) for p in nn.Linear(4, 4).parameters()}),\n'
-                     '            "q4": True, "q5": False}'),
+        ("computed", 'SELFTEST = {"q1": len(nn.Linear(3, 1).state_dict()), "q2": 2 + 1,\n'
+                     '            "q3": 8 * 8 + 8 + 8, "q4": True, "q5": True}'),
     ],
 }
 
@@ -180,6 +184,10 @@ WRONG = {
         ("frozen-parameter", counting("self.calls = nn.Parameter(torch.zeros(()), requires_grad=False)",
                                       "        if self.training:\n            self.calls += 1\n"),
          PARAMETER.format(name="calls")),
+        ("int64-frozen-parameter",
+         counting("self.calls = nn.Parameter(torch.zeros((), dtype=torch.int64), requires_grad=False)",
+                  "        if self.training:\n            self.calls += 1\n"),
+         INTEGER_PARAMETER),
         ("unregistered-weights", '''
 class CountingLinear(nn.Module):
     def __init__(self, in_features, out_features):
@@ -242,10 +250,24 @@ class CountingLinear(nn.Module):
                                 "if p.requires_grad)\n"), RECURSE),
         ("tensor-result", count("    return torch.tensor(sum(p.numel() for p in module.parameters() "
                                 "if p.requires_grad))\n"), "expected a Python int"),
+        ("counts-buffers", count("    trained = sum(p.numel() for p in module.parameters() if p.requires_grad)\n"
+                                 "    return trained + sum(b.numel() for b in module.buffers())\n"), BUFFERS),
+        ("sums-children", count("""    own = sum(p.numel() for p in module.parameters(recurse=False) if p.requires_grad)
+    return own + sum(count_parameters(child) for child in module.children())
+"""), TIED),
+        ("walks-lists", count("""    total = sum(p.numel() for p in module.parameters() if p.requires_grad)
+    for value in vars(module).values():
+        if isinstance(value, list):
+            total += sum(count_parameters(item) for item in value if isinstance(item, nn.Module))
+    return total
+"""), PYTHON_LIST),
     ],
     "modules-selftest": [
-        ("non-persistent-saved", selftest(q1=True), "persistent=False is exactly what keeps a buffer out"),
-        ("to-casts-everything", selftest(q2=True), ".to() walks parameters and buffers only"),
-        ("reuse-counts-twice", selftest(q3=4), "parameters() yields each tensor once"),
+        ("list-registers", selftest(q1=6), SELFTEST_QUESTIONS["q1"][3]),
+        ("non-persistent-saved", selftest(q2=4), SELFTEST_QUESTIONS["q2"][3]),
+        ("buffers-missed", selftest(q2=2), SELFTEST_QUESTIONS["q2"][3]),
+        ("tie-counted-twice", selftest(q3=144), SELFTEST_QUESTIONS["q3"][3]),
+        ("buffers-unsaved", selftest(q4=False), SELFTEST_QUESTIONS["q4"][3]),
+        ("new-weight-trained", selftest(q5=False), SELFTEST_QUESTIONS["q5"][3]),
     ],
 }
