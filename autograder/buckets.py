@@ -1,9 +1,11 @@
-"""Cases of Chapter 6, "Gradient buckets and flat shards" (notebooks/buckets/buckets.ipynb).
+"""Chapter 6, "Gradient buckets and flat shards": the cases that grade its exercises.
 
 The distributed exercises run the learner's function on two real gloo ranks through
 :func:`autograder.ranks.run_on_ranks`; their drivers return what they observed as plain data.
 Expected values come from trusted code in this process: bitwise comparison of the parameters each
 rank builds, and a one-process simulation of DDP's averaged gradients.
+
+Defined in Chapter 6, "Gradient buckets and flat shards" (notebooks/buckets/buckets.ipynb).
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from autograder.checks import AnswerTypeError, Case, Diagnosis, close, exercise, selftest
+from autograder.checks import Diagnosis, exercise, selftest
 from autograder.ranks import RankError, run_on_ranks
+from autograder.values import AnswerTypeError, close
 
 WORLD_SIZE = 2
 
@@ -35,170 +38,10 @@ def run_answer_on_ranks(worker: Callable[..., Any], *args: Any, world_size: int 
         raise
 
 
-# --------------------------------------------------------------------------- buckets-flatten
 def small_model(seed: int = 0) -> nn.Module:
     """The chapter's running model: two linear layers, 58 parameters."""
     torch.manual_seed(seed)
     return nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 2))
-
-
-def normed_model() -> nn.Module:
-    """A model with buffers (BatchNorm's running statistics) and a frozen parameter."""
-    model = nn.Sequential(nn.Linear(3, 5), nn.BatchNorm1d(5), nn.Linear(5, 1, bias=False))
-    torch.manual_seed(1)
-    with torch.no_grad():
-        for p in model.parameters():
-            p.copy_(torch.randn_like(p))
-    model[0].bias.requires_grad_(False)
-    return model
-
-
-def reference_flatten(module: nn.Module) -> torch.Tensor:
-    """Trusted reference: copy every parameter into one buffer, then make each a view into it."""
-    params = list(module.parameters())
-    flat = torch.empty(sum(p.numel() for p in params), dtype=params[0].dtype)
-    offset = 0
-    for p in params:
-        n = p.numel()
-        flat[offset:offset + n].copy_(p.detach().reshape(-1))
-        p.data = flat[offset:offset + n].view_as(p)
-        offset += n
-    return flat
-
-
-def _flatten(answer: Callable, make: Callable[[], nn.Module]) -> tuple[nn.Module, list, list, Any]:
-    model = make()
-    params = list(model.parameters())
-    before = [p.detach().clone() for p in params]
-    flat = answer(model)
-    if type(flat) is not torch.Tensor:
-        raise AnswerTypeError(f"flatten_into_buffer must return the flat torch.Tensor, found {type(flat).__name__}")
-    return model, params, before, flat
-
-
-def _same_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
-    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
-
-
-def observe_views(answer: Callable, make: Callable[[], nn.Module]) -> list[bool]:
-    """For each parameter: is it (still) a view into the returned buffer's memory?"""
-    model, params, _, flat = _flatten(answer, make)
-    return [_same_storage(p, flat) for p in model.parameters()]
-
-
-def observe_values(answer: Callable, make: Callable[[], nn.Module]) -> list[bool]:
-    """For each parameter: are its values unchanged by the flattening?"""
-    model, _, before, _ = _flatten(answer, make)
-    return [torch.equal(p.detach(), b) for p, b in zip(model.parameters(), before, strict=True)]
-
-
-def observe_layout(answer: Callable, make: Callable[[], nn.Module]) -> dict[str, bool]:
-    """Is the buffer one 1-D tensor exactly as long as all parameters, each on its own slots?"""
-    model, _, _, flat = _flatten(answer, make)
-    params = list(model.parameters())
-    total = sum(p.numel() for p in params)
-    # Slots of the parameters that are views of the buffer (the "views" case reports the others).
-    slots: list[int] = []
-    for p in params:
-        if _same_storage(p, flat):
-            start = p.storage_offset() - flat.storage_offset()
-            slots += range(start, start + p.numel())
-    return {
-        "one_dimension": flat.dim() == 1,
-        "length_is_parameter_count": flat.numel() == total,
-        "parameters_on_own_slots": len(set(slots)) == len(slots) and all(0 <= s < total for s in slots),
-    }
-
-
-def observe_write_through(answer: Callable, make: Callable[[], nn.Module]) -> list[bool]:
-    """After ``flat.mul_(2)`` on the buffer: does each parameter show the doubled values?"""
-    model, _, before, flat = _flatten(answer, make)
-    with torch.no_grad():
-        flat.mul_(2.0)
-    return [torch.equal(p.detach(), 2.0 * b) for p, b in zip(model.parameters(), before, strict=True)]
-
-
-def observe_step_through(answer: Callable, make: Callable[[], nn.Module]) -> dict[str, Any]:
-    """Train one SGD step on ``model.parameters()``: are they still trainable leaves, and does the
-    buffer hold the stepped values?"""
-    model, params, _, flat = _flatten(answer, make)
-    now = list(model.parameters())
-    optimizer = torch.optim.SGD(now, lr=0.5)
-    torch.manual_seed(3)
-    x = torch.randn(6, model[0].in_features)
-    model(x).pow(2).mean().backward()
-    optimizer.step()
-    stepped = torch.cat([p.detach().reshape(-1) for p in now]) if now else torch.zeros(0)
-    return {
-        "same_parameter_objects": len(now) == len(params) and all(a is b for a, b in zip(now, params, strict=False)),
-        "parameters_are_leaves": all(type(p) is nn.Parameter and p.is_leaf for p in now),
-        "buffer_holds_stepped_values": flat.shape == stepped.shape and torch.equal(flat.detach(), stepped),
-    }
-
-
-CAT_COPIES = (
-    "torch.cat (and flatten, reshape of a copy, clone) copies the parameters into new memory: the buffer "
-    "then holds their values, but the parameters are not views into it. Point each parameter at its slice: "
-    "p.data = flat[offset:offset + n].view_as(p)."
-)
-VALUES_LOST = (
-    "pointing a parameter at a slice of a fresh buffer replaces its values with whatever the buffer held: "
-    "copy each parameter's values into its slice first, then make the parameter a view of that slice."
-)
-OVERLAP = (
-    "each parameter needs its own slots: advance the offset by p.numel() after each parameter, and size the "
-    "buffer as the total number of parameter elements (buffers such as BatchNorm's running mean are not "
-    "parameters)."
-)
-NOT_PARAMETERS = (
-    "replacing the parameters (setattr, or registering new tensors) breaks the module: optimizers and DDP "
-    "hold the original nn.Parameter objects. Keep the objects and change only their memory (p.data = view)."
-)
-WRITE_THROUGH = (
-    "a write to the buffer must show in every parameter: that is what makes one all-reduce of the buffer "
-    "update all the parameters. The parameters must be views of the buffer, not copies."
-)
-
-
-def _all_false(found: object, _inputs: tuple) -> bool:
-    return type(found) is list and bool(found) and not any(found)
-
-
-def _detached_parameters(found: object, _inputs: tuple) -> bool:
-    return type(found) is dict and not found.get("same_parameter_objects", True)
-
-
-flatten_exercise = exercise("buckets-flatten", "flatten_into_buffer")
-_MODELS = {"small": (small_model, "the chapter's two-layer model"),
-           "normed": (normed_model, "a model with BatchNorm buffers and a frozen bias")}
-FLATTEN_CASES = [
-    ("views", observe_views, "small", False, CAT_COPIES, (Diagnosis(_all_false, CAT_COPIES),)),
-    ("values", observe_values, "small", False, VALUES_LOST, ()),
-    ("layout", observe_layout, "small", False, OVERLAP, ()),
-    ("step-through", observe_step_through, "small", False, WRITE_THROUGH,
-     (Diagnosis(_detached_parameters, NOT_PARAMETERS),)),
-    ("write-through", observe_write_through, "small", True, WRITE_THROUGH, ()),
-    ("normed-views", observe_views, "normed", True, CAT_COPIES, (Diagnosis(_all_false, CAT_COPIES),)),
-    ("normed-layout", observe_layout, "normed", True, OVERLAP, ()),
-    ("normed-values", observe_values, "normed", True, VALUES_LOST, ()),
-]
-for _name, _observe, _model, _hidden, _message, _diagnoses in FLATTEN_CASES:
-    flatten_exercise.cases.append(
-        Case(
-            exercise="buckets-flatten",
-            name=_name,
-            answer="flatten_into_buffer",
-            probe=f"{_observe.__name__.removeprefix('observe_').replace('_', '-')} of flatten_into_buffer("
-                  f"{_MODELS[_model][1]})",
-            inputs=lambda m=_model: (_MODELS[m][0],),
-            call=_observe,
-            expect=lambda make, observe=_observe: observe(reference_flatten, make),
-            returns="observation",
-            otherwise=_message,
-            diagnoses=_diagnoses,
-            hidden=_hidden,
-        )
-    )
 
 
 # --------------------------------------------------------------------------- buckets-ranks-agree
@@ -217,7 +60,7 @@ def perturb(model: nn.Module, scenario: str, rank: int) -> None:
     """Make the parameters of ``rank`` differ from the other ranks' as ``scenario`` says."""
     weight = model[0].weight
     with torch.no_grad():
-        if scenario == "identical" or rank != AGREE_SCENARIOS[scenario][1]:
+        if rank != DIFFERING_RANK[scenario]:
             return
         if scenario == "one-rank-differs":
             weight[0, 0] += 1.0
@@ -236,14 +79,14 @@ def perturb(model: nn.Module, scenario: str, rank: int) -> None:
             raise ValueError(scenario)
 
 
-# scenario -> (description, rank that differs, world size, hidden)
-AGREE_SCENARIOS = {
-    "identical": ("identical parameters", -1, 2, False),
-    "one-rank-differs": ("rank 1 added 1 to one weight", 1, 2, False),
-    "sum-preserving-swap": ("rank 1 swapped two weights: same sum, same norm", 1, 2, False),
-    "one-ulp": ("rank 1 moved one weight by one unit in the last place", 1, 2, True),
-    "sum-preserving-shift": ("rank 1 moved 0.5 from one bias to another: same total sum", 1, 2, True),
-    "third-rank-differs": ("3 ranks, rank 2 changed one weight", 2, 3, True),
+# scenario -> the rank whose parameters differ from the others' (None: no rank's do)
+DIFFERING_RANK = {
+    "identical": None,
+    "one-rank-differs": 1,
+    "sum-preserving-swap": 1,
+    "one-ulp": 1,
+    "sum-preserving-shift": 1,
+    "third-rank-differs": 2,
 }
 
 
@@ -283,48 +126,42 @@ SPLIT_VERDICT = (
 )
 SUM_FOOLED = (
     "equal sums (or norms) do not mean equal parameters: a divergence can move value between entries and "
-    "keep every sum. Compare every element: all_gather the flattened parameters (or add an index-weighted "
-    "checksum), then torch.equal."
+    "keep every sum, and a weighted checksum can be fooled the same way. Compare every element: all_gather "
+    "the flattened parameters, then torch.equal."
 )
 TOLERANCE = (
     "the ranks must be bitwise identical: a one-ulp difference is already divergence (it grows with every "
     "step). Use torch.equal, not allclose or a tolerance."
 )
 IDENTICAL = "identical parameters on every rank must give True on every rank."
-AGREE_MESSAGES = {
-    "identical": IDENTICAL,
-    "one-rank-differs": "a rank with different parameters must make ranks_agree return False on every rank.",
-    "sum-preserving-swap": SUM_FOOLED,
-    "sum-preserving-shift": SUM_FOOLED,
-    "one-ulp": TOLERANCE,
-    "third-rank-differs": (
-        "with more than two ranks, every rank must be compared, not only ranks 0 and 1; and every rank "
-        "must return the same verdict."
-    ),
-}
+ONE_DIFFERS = "a rank with different parameters must make ranks_agree return False on every rank."
+EVERY_RANK = (
+    "with more than two ranks, every rank must be compared, not only ranks 0 and 1; and every rank "
+    "must return the same verdict."
+)
 
 
 def _split_verdict(found: object, _inputs: tuple) -> bool:
     return type(found) is list and len(set(found)) > 1
 
 
-agree_exercise = exercise("buckets-ranks-agree", "ranks_agree")
-for _scenario, (_text, _rank, _world, _hidden) in AGREE_SCENARIOS.items():
-    agree_exercise.cases.append(
-        Case(
-            exercise="buckets-ranks-agree",
-            name=_scenario,
-            answer="ranks_agree",
-            probe=f"[ranks_agree(model) on each of {_world} ranks] with {_text}",
-            inputs=lambda s=_scenario, w=_world: (s, w),
-            call=observe_agreement,
-            expect=expected_agreement,
-            returns="observation",
-            otherwise=AGREE_MESSAGES[_scenario],
-            diagnoses=(Diagnosis(_split_verdict, SPLIT_VERDICT),),
-            hidden=_hidden,
-        )
-    )
+agree = exercise("buckets-ranks-agree", "ranks_agree", call=observe_agreement, expect=expected_agreement,
+                 returns="observation", diagnoses=(Diagnosis(_split_verdict, SPLIT_VERDICT),))
+agree.case("identical", "[ranks_agree(model) on each of 2 ranks] with identical parameters",
+           lambda: ("identical", 2), otherwise=IDENTICAL)
+agree.case("one-rank-differs", "[ranks_agree(model) on each of 2 ranks] with rank 1 added 1 to one weight",
+           lambda: ("one-rank-differs", 2), otherwise=ONE_DIFFERS)
+agree.case("sum-preserving-swap",
+           "[ranks_agree(model) on each of 2 ranks] with rank 1 swapped two weights: same sum, same norm",
+           lambda: ("sum-preserving-swap", 2), otherwise=SUM_FOOLED)
+agree.case("one-ulp",
+           "[ranks_agree(model) on each of 2 ranks] with rank 1 moved one weight by one unit in the last place",
+           lambda: ("one-ulp", 2), otherwise=TOLERANCE, hidden=True)
+agree.case("sum-preserving-shift",
+           "[ranks_agree(model) on each of 2 ranks] with rank 1 moved 0.5 from one bias to another: same total sum",
+           lambda: ("sum-preserving-shift", 2), otherwise=SUM_FOOLED, hidden=True)
+agree.case("third-rank-differs", "[ranks_agree(model) on each of 3 ranks] with 3 ranks, rank 2 changed one weight",
+           lambda: ("third-rank-differs", 3), otherwise=EVERY_RANK, hidden=True)
 
 
 # --------------------------------------------------------------------------- buckets-safe-logging
@@ -416,25 +253,15 @@ def _update_changed(found: object, inputs: tuple) -> bool:
     return not close(found["params"], expected_training(*inputs)["params"])
 
 
-logging_exercise = exercise("buckets-safe-logging", "train_step_fixed")
-for _name, _seed, _steps, _hidden in (("three-steps", 0, 3, False), ("four-steps-other-data", 5, 4, True)):
-    logging_exercise.cases.append(
-        Case(
-            exercise="buckets-safe-logging",
-            name=_name,
-            answer="train_step_fixed",
-            probe=f"{_steps} DDP steps with train_step_fixed on 2 ranks (seed {_seed})",
-            inputs=lambda seed=_seed, steps=_steps: (seed, steps),
-            call=observe_training,
-            expect=expected_training,
-            returns="observation",
-            otherwise=LOGGED_WRONG,
-            diagnoses=(Diagnosis(_diverged, DIVERGED), Diagnosis(_update_changed, UPDATE_CHANGED)),
-            agree=functools.partial(close, rtol=1e-5, atol=1e-6),
-            points=2,
-            hidden=_hidden,
-        )
-    )
+safe_logging = exercise(
+    "buckets-safe-logging", "train_step_fixed", call=observe_training, expect=expected_training,
+    returns="observation", otherwise=LOGGED_WRONG,
+    diagnoses=(Diagnosis(_diverged, DIVERGED), Diagnosis(_update_changed, UPDATE_CHANGED)),
+    agree=functools.partial(close, rtol=1e-5, atol=1e-6), points=2,
+)
+safe_logging.case("three-steps", "3 DDP steps with train_step_fixed on 2 ranks (seed 0)", lambda: (0, 3))
+safe_logging.case("four-steps-other-data", "4 DDP steps with train_step_fixed on 2 ranks (seed 5)", lambda: (5, 4),
+                  hidden=True)
 
 
 # --------------------------------------------------------------------------- buckets-selftest
@@ -472,29 +299,91 @@ def rank_local_edit_facts() -> dict[str, Any]:
     return run_answer_on_ranks(_rank_local_edit_facts)[0]
 
 
+# The self-test's cases, measured on real ranks: gradients of 599,076 bytes each under a 1 MiB
+# bucket_cap_mb, a weight of 7 rows sharded over 2 ranks, and a one-rank write to a clone.
+SELFTEST_FEATURES = 387
+SELFTEST_LAYERS = 3
+SELFTEST_CAP_MB = 1
+SELFTEST_SHARDED = (3, 7)  # nn.Linear(3, 7): a (7, 3) weight
+
+
+def _transfer_facts() -> dict[str, Any]:
+    """On each rank: how many buckets the second iteration reduces, how many weight elements this
+    rank's FSDP2 shard holds, and whether ranks agree after one rank wrote to a clone of p.grad."""
+    import torch.distributed as dist
+    from torch.distributed.device_mesh import init_device_mesh
+    from torch.distributed.fsdp import fully_shard
+    from torch.nn.parallel import DistributedDataParallel
+
+    torch.manual_seed(0)
+    layers = nn.Sequential(*[nn.Linear(SELFTEST_FEATURES, SELFTEST_FEATURES, bias=False)
+                             for _ in range(SELFTEST_LAYERS)])
+    ddp = DistributedDataParallel(layers, bucket_cap_mb=SELFTEST_CAP_MB)
+    reduced: list[int] = []
+
+    def counting_hook(state, bucket):  # DDP reads these annotations: leave them out
+        reduced[-1] += 1
+        work = dist.all_reduce(bucket.buffer().div_(dist.get_world_size()), async_op=True)
+        return work.get_future().then(lambda fut: fut.value()[0])
+
+    ddp.register_comm_hook(None, counting_hook)
+    for _ in range(2):
+        reduced.append(0)
+        ddp(torch.randn(2, SELFTEST_FEATURES)).sum().backward()
+
+    sharded = nn.Linear(*SELFTEST_SHARDED)
+    fully_shard(sharded, mesh=init_device_mesh("cpu", (dist.get_world_size(),)))
+    local = sharded.weight.to_local().numel()
+
+    model = DistributedDataParallel(small_model(), gradient_as_bucket_view=True)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    for _ in range(2):
+        optimizer.zero_grad()
+        model(torch.randn(5, 4) + dist.get_rank()).sum().backward()
+        if dist.get_rank() == 0:
+            logged = next(model.parameters()).grad.clone()
+            logged.mul_(2.0)
+        optimizer.step()
+    params = torch.cat([p.detach().reshape(-1) for p in model.parameters()])
+    gathered = [torch.empty_like(params) for _ in range(dist.get_world_size())]
+    dist.all_gather(gathered, params)
+    return {"buckets after the rebuild": reduced[1], "local elements": local,
+            "agree after a clone edit": all(torch.equal(gathered[0], g) for g in gathered)}
+
+
+@functools.cache
+def transfer_facts() -> list[dict[str, Any]]:
+    """Trusted, measured once per process on two real ranks: each rank's facts, in rank order."""
+    return run_answer_on_ranks(_transfer_facts)
+
+
 def _selftest_expectations() -> dict[str, tuple[str, str, Callable[[], object], str]]:
     """Question key -> (question, result kind, expected value (computed lazily), misconception)."""
-
-    def offset() -> int:
-        flat = torch.zeros(10)
-        return flat[4:10].view(2, 3).storage_offset()
-
-    def write_shows() -> bool:
-        flat = torch.zeros(10)
-        flat[4:10].view(2, 3).add_(1.0)
-        return flat.sum().item() != 0.0
-
-    def cat_shares() -> bool:
-        a, b = torch.zeros(2, 2), torch.zeros(3)
-        return _same_storage(torch.cat([a.reshape(-1), b]), a)
-
+    gradient_bytes = SELFTEST_FEATURES * SELFTEST_FEATURES * 4
+    rows, columns = SELFTEST_SHARDED[1], SELFTEST_SHARDED[0]
     return {
-        "q1": ("flat = torch.zeros(10); w = flat[4:10].view(2, 3): what is w.storage_offset()?", "int", offset,
-               "a slice of a flat buffer starts at its offset (4 here); view keeps that offset."),
-        "q2": ("After w.add_(1), does flat change (True/False)?", "bool", write_shows,
-               "w is a view: a write through it lands in the buffer's memory."),
-        "q3": ("Does torch.cat([a.reshape(-1), b]) share memory with a (True/False)?", "bool", cat_shares,
-               "torch.cat always allocates a new tensor and copies into it."),
+        "q1": (f"DDP with bucket_cap_mb={SELFTEST_CAP_MB} and its other defaults wraps "
+               f"{SELFTEST_LAYERS} nn.Linear({SELFTEST_FEATURES}, {SELFTEST_FEATURES}, bias=False) "
+               f"layers ({gradient_bytes:,} bytes of gradient each): how many buckets does the second "
+               "iteration's backward all-reduce (int)?", "int",
+               lambda: transfer_facts()[0]["buckets after the rebuild"],
+               "from the second iteration on, DDP reduces the buckets it rebuilt in gradient-arrival "
+               "order, and bucket_cap_mb is a threshold, not a capacity: a bucket closes once it has "
+               "reached the limit, so it can hold more than the limit. Add the gradients up in arrival "
+               "order and close the bucket at the first sum that reaches it."),
+        "q2": (f"fully_shard on 2 ranks shards an nn.Linear({columns}, {rows}), whose weight has shape "
+               f"({rows}, {columns}): how many elements of the weight does rank 1 store, "
+               "weight.to_local().numel() (int)?", "int",
+               lambda: transfer_facts()[1]["local elements"],
+               "FSDP2 cuts dim 0 the way torch.chunk cuts it: pieces of ceil(rows / ranks) rows with a "
+               "shorter last piece, and a rank stores its rows times the other dimensions."),
+        "q3": ("DDP with gradient_as_bucket_view=True: after backward, rank 0 alone runs "
+               "g = p.grad.clone(); g.mul_(2) for a log, then every rank steps. Do the ranks still hold "
+               "identical parameters (True/False)?", "bool",
+               lambda: transfer_facts()[0]["agree after a clone edit"],
+               "clone() copies onto new memory: a write to the copy reaches neither the bucket nor "
+               "p.grad, so every rank steps with the same gradient. Only a write to p.grad itself (or a "
+               "view, detach() or .data of it) on one rank makes the ranks diverge."),
         "q4": ("Rank 0 alone runs p.grad.mul_(2) after backward() under DDP, then every rank steps: does "
                "anything raise (True/False)?", "bool", lambda: rank_local_edit_facts()["raised"],
                "nothing checks that ranks hold the same gradients after the all-reduce: the edit passes "

@@ -14,16 +14,10 @@ from collections.abc import Callable
 from typing import Any
 
 import torch
-from torch.overrides import TorchFunctionMode
 
-from autograder.checks import AnswerTypeError, Case, Diagnosis, close, exercise, selftest
-
-CHAPTER = "detach"
-
-
-def same_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
-    """Trusted reference: do two tensors use one storage (whatever their offsets)?"""
-    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+from autograder.checks import Diagnosis, exercise, selftest
+from autograder.recorder import CallRecorder
+from autograder.values import AnswerTypeError, close, same_storage, type_name
 
 
 def _seeded(*shape: int, dtype: torch.dtype = torch.float32, seed: int = 0, scale: float = 1.0) -> torch.Tensor:
@@ -34,8 +28,7 @@ def _seeded(*shape: int, dtype: torch.dtype = torch.float32, seed: int = 0, scal
 def _tensor(value: Any, what: str) -> torch.Tensor:
     """The answer's result, refused unless it is exactly a ``torch.Tensor``."""
     if type(value) is not torch.Tensor:
-        found = f"{type(value).__module__}.{type(value).__qualname__}".removeprefix("builtins.")
-        raise AnswerTypeError(f"{what} must be a torch.Tensor, found {found}")
+        raise AnswerTypeError(f"{what} must be a torch.Tensor, found {type_name(value)}")
     return value
 
 
@@ -110,38 +103,25 @@ def _w_rebound(found: dict, _inputs: tuple) -> bool:
     return not found["w_is_a_leaf_that_requires_grad"]
 
 
-REPRODUCE_CASES = [
-    ("small", "snapshot_before_step(torch.tensor([1., -2., 3.]), 0.1)",
-     lambda: (torch.tensor([1.0, -2.0, 3.0]), 0.1), False),
-    ("matrix", "snapshot_before_step(<a (2, 3) tensor>, 0.25)", lambda: (_seeded(2, 3, seed=1), 0.25), False),
-    ("float64", "snapshot_before_step(<a float64 tensor>, 0.05)",
-     lambda: (_seeded(5, dtype=torch.float64, seed=2), 0.05), True),
-    ("large-lr", "snapshot_before_step(<a (4,) tensor>, 0.4)", lambda: (_seeded(4, seed=3, scale=2.0), 0.4), True),
-]
-
-reproduce_exercise = exercise("detach-reproduce", "snapshot_before_step")
-for _name, _probe, _recipe, _hidden in REPRODUCE_CASES:
-    reproduce_exercise.cases.append(
-        Case(
-            exercise="detach-reproduce",
-            name=_name,
-            answer="snapshot_before_step",
-            probe=_probe,
-            inputs=_recipe,
-            expect=lambda w0, lr: observe_snapshot(reference_snapshot_before_step, w0, lr),
-            returns="observation",
-            otherwise=SNAPSHOT_OTHERWISE,
-            diagnoses=(
-                Diagnosis(_snapshot_shares, SNAPSHOT_SHARES),
-                Diagnosis(_snapshot_after, SNAPSHOT_AFTER),
-                Diagnosis(_snapshot_in_graph, SNAPSHOT_IN_GRAPH),
-                Diagnosis(_w_rebound, SNAPSHOT_REBOUND),
-            ),
-            hidden=_hidden,
-            call=observe_snapshot,
-            agree=close,
-        )
-    )
+reproduce = exercise(
+    "detach-reproduce", "snapshot_before_step", returns="observation",
+    expect=lambda w0, lr: observe_snapshot(reference_snapshot_before_step, w0, lr), call=observe_snapshot,
+    agree=close, otherwise=SNAPSHOT_OTHERWISE,
+    diagnoses=(
+        Diagnosis(_snapshot_shares, SNAPSHOT_SHARES),
+        Diagnosis(_snapshot_after, SNAPSHOT_AFTER),
+        Diagnosis(_snapshot_in_graph, SNAPSHOT_IN_GRAPH),
+        Diagnosis(_w_rebound, SNAPSHOT_REBOUND),
+    ),
+)
+reproduce.case("small", "snapshot_before_step(torch.tensor([1., -2., 3.]), 0.1)",
+               lambda: (torch.tensor([1.0, -2.0, 3.0]), 0.1))
+reproduce.case("matrix", "snapshot_before_step(<a (2, 3) tensor>, 0.25)",
+               lambda: (_seeded(2, 3, seed=1), 0.25))
+reproduce.case("float64", "snapshot_before_step(<a float64 tensor>, 0.05)",
+               lambda: (_seeded(5, dtype=torch.float64, seed=2), 0.05), hidden=True)
+reproduce.case("large-lr", "snapshot_before_step(<a (4,) tensor>, 0.4)",
+               lambda: (_seeded(4, seed=3, scale=2.0), 0.4), hidden=True)
 
 
 # --------------------------------------------------------------------------- detach-independent
@@ -231,52 +211,28 @@ def _float64_leaf() -> tuple:
     return (_seeded(3, dtype=torch.float64, seed=14).requires_grad_(),)
 
 
-INDEPENDENT_CASES = [
-    ("leaf", "independent_copy(w) for a leaf w that requires grad", _leaf, False),
-    ("non-leaf", "independent_copy(h) for h = w * 2 (has a grad_fn)", _non_leaf, False),
-    ("plain", "independent_copy(t) for a tensor that does not require grad", _plain, False),
-    ("transposed-non-leaf", "independent_copy((w + 1).T)", _transposed_non_leaf, True),
-    ("integers", "independent_copy(torch.arange(6).view(2, 3))", _integers, True),
-    ("float64-leaf", "independent_copy(w) for a float64 leaf", _float64_leaf, True),
-]
-
-independent_exercise = exercise("detach-independent", "independent_copy")
-for _name, _probe, _recipe, _hidden in INDEPENDENT_CASES:
-    independent_exercise.cases.append(
-        Case(
-            exercise="detach-independent",
-            name=_name,
-            answer="independent_copy",
-            probe=_probe,
-            inputs=_recipe,
-            expect=lambda t: observe_copy(reference_independent_copy, t),
-            returns="observation",
-            otherwise=COPY_OTHERWISE,
-            diagnoses=(
-                Diagnosis(_copy_data, COPY_DATA),
-                Diagnosis(_copy_shares, COPY_DETACH),
-                Diagnosis(_copy_in_graph, COPY_CLONE),
-                Diagnosis(_copy_new_leaf, COPY_LEAF),
-            ),
-            hidden=_hidden,
-            call=observe_copy,
-            agree=close,
-        )
-    )
+independent = exercise(
+    "detach-independent", "independent_copy", returns="observation",
+    expect=lambda t: observe_copy(reference_independent_copy, t), call=observe_copy, agree=close,
+    otherwise=COPY_OTHERWISE,
+    diagnoses=(
+        Diagnosis(_copy_data, COPY_DATA),
+        Diagnosis(_copy_shares, COPY_DETACH),
+        Diagnosis(_copy_in_graph, COPY_CLONE),
+        Diagnosis(_copy_new_leaf, COPY_LEAF),
+    ),
+)
+independent.case("leaf", "independent_copy(w) for a leaf w that requires grad", _leaf)
+independent.case("non-leaf", "independent_copy(h) for h = w * 2 (has a grad_fn)", _non_leaf)
+independent.case("plain", "independent_copy(t) for a tensor that does not require grad", _plain)
+independent.case("transposed-non-leaf", "independent_copy((w + 1).T)", _transposed_non_leaf, hidden=True)
+independent.case("integers", "independent_copy(torch.arange(6).view(2, 3))", _integers, hidden=True)
+independent.case("float64-leaf", "independent_copy(w) for a float64 leaf", _float64_leaf, hidden=True)
 
 
 # --------------------------------------------------------------------------- detach-provenance
-class _AutogradCalls(TorchFunctionMode):
-    """Records whether the code it wraps asks autograd for a gradient (backward or grad)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.used = False
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        if getattr(func, "__name__", "") in ("backward", "grad"):
-            self.used = True
-        return func(*args, **(kwargs or {}))
+# How an answer asks autograd for a gradient: Tensor.backward or torch.autograd.grad.
+AUTOGRAD_CALLS = ("backward", "grad")
 
 
 def reference_provenance_grad(x: torch.Tensor) -> torch.Tensor:
@@ -290,11 +246,11 @@ def reference_provenance_grad(x: torch.Tensor) -> torch.Tensor:
 
 def observe_provenance(answer: Callable, x: torch.Tensor) -> dict[str, Any]:
     """Run ``answer(x)`` and report the gradient it returned and whether autograd computed it."""
-    recorder = _AutogradCalls()
+    recorder = CallRecorder(AUTOGRAD_CALLS)
     with recorder:
         result = answer(x)
     grad = None if result is None else _tensor(result, "provenance_grad(x)").detach().clone()
-    return {"grad": grad, "used_autograd": recorder.used}
+    return {"grad": grad, "used_autograd": bool(recorder.calls)}
 
 
 def _without_detach(x: torch.Tensor) -> torch.Tensor:
@@ -346,41 +302,29 @@ def _is(target: Callable[[torch.Tensor], torch.Tensor]) -> Callable[[dict, tuple
     return lambda found, inputs: _near(found["grad"], target(inputs[0]))
 
 
-PROVENANCE_CASES = [
-    ("small", "provenance_grad(torch.tensor([1., -2., 3.]))", lambda: (torch.tensor([1.0, -2.0, 3.0]),), False),
-    ("random", "provenance_grad(<a (4,) tensor>)", lambda: (_seeded(4, seed=20, scale=2.0),), False),
-    ("matrix-float64", "provenance_grad(<a (2, 3) float64 tensor>)",
-     lambda: (_seeded(2, 3, dtype=torch.float64, seed=21),), True),
-    ("requires-grad", "provenance_grad(x) for an x that already requires grad",
-     lambda: (_seeded(3, seed=22, scale=3.0).requires_grad_(),), True),
-    ("with-zero", "provenance_grad(torch.tensor([0., 0.5, -1.5]))", lambda: (torch.tensor([0.0, 0.5, -1.5]),), True),
-]
-
-provenance_exercise = exercise("detach-provenance", "provenance_grad")
-for _name, _probe, _recipe, _hidden in PROVENANCE_CASES:
-    provenance_exercise.cases.append(
-        Case(
-            exercise="detach-provenance",
-            name=_name,
-            answer="provenance_grad",
-            probe=_probe,
-            inputs=_recipe,
-            expect=lambda x: observe_provenance(reference_provenance_grad, x),
-            returns="observation",
-            otherwise=PROVENANCE_OTHERWISE,
-            diagnoses=(
-                Diagnosis(lambda found, _inputs: found["grad"] is None, PROVENANCE_NONE),
-                Diagnosis(_is(_without_detach), PROVENANCE_NO_DETACH),
-                Diagnosis(_is(_detached_other_factor), PROVENANCE_WRONG_FACTOR),
-                Diagnosis(_is(_grad_of_y), PROVENANCE_DY),
-                Diagnosis(lambda found, inputs: _is(reference_provenance_grad)(found, inputs)
-                          and not found["used_autograd"], PROVENANCE_CLOSED_FORM),
-            ),
-            hidden=_hidden,
-            call=observe_provenance,
-            agree=close,
-        )
-    )
+provenance = exercise(
+    "detach-provenance", "provenance_grad", returns="observation",
+    expect=lambda x: observe_provenance(reference_provenance_grad, x), call=observe_provenance, agree=close,
+    otherwise=PROVENANCE_OTHERWISE,
+    diagnoses=(
+        Diagnosis(lambda found, _inputs: found["grad"] is None, PROVENANCE_NONE),
+        Diagnosis(_is(_without_detach), PROVENANCE_NO_DETACH),
+        Diagnosis(_is(_detached_other_factor), PROVENANCE_WRONG_FACTOR),
+        Diagnosis(_is(_grad_of_y), PROVENANCE_DY),
+        Diagnosis(lambda found, inputs: _is(reference_provenance_grad)(found, inputs)
+                  and not found["used_autograd"], PROVENANCE_CLOSED_FORM),
+    ),
+)
+provenance.case("small", "provenance_grad(torch.tensor([1., -2., 3.]))",
+                lambda: (torch.tensor([1.0, -2.0, 3.0]),))
+provenance.case("random", "provenance_grad(<a (4,) tensor>)",
+                lambda: (_seeded(4, seed=20, scale=2.0),))
+provenance.case("matrix-float64", "provenance_grad(<a (2, 3) float64 tensor>)",
+                lambda: (_seeded(2, 3, dtype=torch.float64, seed=21),), hidden=True)
+provenance.case("requires-grad", "provenance_grad(x) for an x that already requires grad",
+                lambda: (_seeded(3, seed=22, scale=3.0).requires_grad_(),), hidden=True)
+provenance.case("with-zero", "provenance_grad(torch.tensor([0., 0.5, -1.5]))",
+                lambda: (torch.tensor([0.0, 0.5, -1.5]),), hidden=True)
 
 
 # --------------------------------------------------------------------------- detach-ste
@@ -442,42 +386,28 @@ def _ste_grad(target: Callable[[torch.Tensor, torch.Tensor], torch.Tensor]) -> C
     return lambda found, inputs: found["grad"] is not None and _near(found["grad"], target(*inputs))
 
 
-STE_CASES = [
-    ("sum", "round_ste(x).sum().backward() for x = 3 * torch.randn(6)",
-     lambda: (_seeded(6, seed=30, scale=3.0), torch.ones(6)), False),
-    ("halves", "round_ste(torch.tensor([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5]))",
-     lambda: (torch.tensor([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5]), torch.ones(6)), False),
-    ("weighted", "round_ste(x).backward(g) for a random upstream gradient g",
-     lambda: (_seeded(5, seed=31, scale=3.0), _seeded(5, seed=32)), True),
-    ("matrix-float64", "round_ste(x) for a (2, 3) float64 x",
-     lambda: (_seeded(2, 3, dtype=torch.float64, seed=33, scale=4.0), torch.ones(2, 3, dtype=torch.float64)), True),
-]
-
-ste_exercise = exercise("detach-ste", "round_ste")
-for _name, _probe, _recipe, _hidden in STE_CASES:
-    ste_exercise.cases.append(
-        Case(
-            exercise="detach-ste",
-            name=_name,
-            answer="round_ste",
-            probe=_probe,
-            inputs=_recipe,
-            expect=lambda x, upstream: observe_ste(reference_round_ste, x, upstream),
-            returns="observation",
-            otherwise=STE_OTHERWISE,
-            diagnoses=(
-                Diagnosis(lambda found, _inputs: not found["x_unchanged"], STE_IN_PLACE),
-                Diagnosis(_ste_half_up, STE_HALF_UP),
-                Diagnosis(_ste_bad_forward, STE_FORWARD),
-                Diagnosis(lambda found, _inputs: found["grad"] is None, STE_NO_GRAD),
-                Diagnosis(_ste_grad(lambda x, g: torch.zeros_like(x)), STE_ZERO_GRAD),
-                Diagnosis(_ste_grad(lambda x, g: torch.ones_like(x)), STE_CONSTANT),
-            ),
-            hidden=_hidden,
-            call=observe_ste,
-            agree=close,
-        )
-    )
+ste = exercise(
+    "detach-ste", "round_ste", returns="observation",
+    expect=lambda x, upstream: observe_ste(reference_round_ste, x, upstream), call=observe_ste, agree=close,
+    otherwise=STE_OTHERWISE,
+    diagnoses=(
+        Diagnosis(lambda found, _inputs: not found["x_unchanged"], STE_IN_PLACE),
+        Diagnosis(_ste_half_up, STE_HALF_UP),
+        Diagnosis(_ste_bad_forward, STE_FORWARD),
+        Diagnosis(lambda found, _inputs: found["grad"] is None, STE_NO_GRAD),
+        Diagnosis(_ste_grad(lambda x, g: torch.zeros_like(x)), STE_ZERO_GRAD),
+        Diagnosis(_ste_grad(lambda x, g: torch.ones_like(x)), STE_CONSTANT),
+    ),
+)
+ste.case("sum", "round_ste(x).sum().backward() for x = 3 * torch.randn(6)",
+         lambda: (_seeded(6, seed=30, scale=3.0), torch.ones(6)))
+ste.case("halves", "round_ste(torch.tensor([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5]))",
+         lambda: (torch.tensor([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5]), torch.ones(6)))
+ste.case("weighted", "round_ste(x).backward(g) for a random upstream gradient g",
+         lambda: (_seeded(5, seed=31, scale=3.0), _seeded(5, seed=32)), hidden=True)
+ste.case("matrix-float64", "round_ste(x) for a (2, 3) float64 x",
+         lambda: (_seeded(2, 3, dtype=torch.float64, seed=33, scale=4.0), torch.ones(2, 3, dtype=torch.float64)),
+         hidden=True)
 
 
 # --------------------------------------------------------------------------- detach-selftest

@@ -1,9 +1,11 @@
-"""Cases of Chapter 2, "In-place operations and the version counter".
+"""Chapter 2, "In-place operations and the version counter": the cases that grade its exercises.
 
 Expected values come from torch: what an op saves is found by writing to its input, then to its
 output, and calling backward; gradients come from autograd on code that is known to be right.
 The drivers run a learner's function on a fresh leaf and report what they observed as plain data:
 the gradient, whether backward raised the version-counter error, whether ``.data`` was read.
+
+Defined in Chapter 2, "In-place operations and the version counter" (notebooks/inplace/inplace.ipynb).
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ from collections.abc import Callable
 from typing import Any
 
 import torch
-from torch.overrides import TorchFunctionMode
 
-from autograder.checks import Case, Diagnosis, close, exercise, require_dict, selftest
+from autograder.checks import Diagnosis, exercise, require_dict, selftest
+from autograder.recorder import DATA, CallRecorder
+from autograder.values import close
 
 VERSION_ERROR = "modified by an inplace operation"
 
@@ -24,20 +27,6 @@ def sample(n: int = 5, seed: int = 0, positive: bool = False) -> torch.Tensor:
     generator = torch.Generator().manual_seed(seed)
     values = torch.randn(n, generator=generator)
     return values.abs() * 0.8 + 0.5 if positive else values
-
-
-class DataAccess(TorchFunctionMode):
-    """Records reads of ``Tensor.data`` while active (the getter goes through torch functions)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.used = False
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        if getattr(func, "__name__", "") == "__get__" and getattr(getattr(func, "__self__", None), "__name__", "") \
-                == "data":
-            self.used = True
-        return func(*args, **(kwargs or {}))
 
 
 def _error_kind(err: Exception) -> str:
@@ -65,19 +54,20 @@ def reproduce_reference(x0: torch.Tensor) -> torch.Tensor:
 def drive_reproduce(answer: Callable[[torch.Tensor], Any], x0: torch.Tensor) -> dict[str, Any]:
     """Call ``grad_after_repair`` on a copy of ``x0``; report its result and how it got there."""
     given = x0.clone()
-    spy = DataAccess()
+    recorder = CallRecorder((DATA,))
     try:
-        with spy:
+        with recorder:
             found = answer(given)
     except Exception as err:  # noqa: BLE001 - the learner's error is the observation
-        return {"grad": None, "error": _error_kind(err), "uses_data": spy.used, "input_unchanged": True}
+        return {"grad": None, "error": _error_kind(err), "uses_data": DATA in recorder.calls, "input_unchanged": True}
     if type(found) is not torch.Tensor:
         found = f"<{type(found).__name__}>"
     elif found.requires_grad:
         found = "<a tensor that requires grad>"
     else:
         found = found.detach().clone()
-    return {"grad": found, "error": None, "uses_data": spy.used, "input_unchanged": bool(torch.equal(given, x0))}
+    return {"grad": found, "error": None, "uses_data": DATA in recorder.calls,
+            "input_unchanged": bool(torch.equal(given, x0))}
 
 
 def expect_reproduce(x0: torch.Tensor) -> dict[str, Any]:
@@ -141,37 +131,24 @@ REPRODUCE_MESSAGES = {
     ),
 }
 
-REPRODUCE_INPUTS = {
-    "randn-4": (lambda: (sample(4, seed=1),), False),
-    "randn-7": (lambda: (sample(7, seed=2),), True),
-    "negative": (lambda: (-sample(4, seed=3, positive=True),), True),
-}
-
-reproduce_exercise = exercise("inplace-reproduce", "grad_after_repair")
-for _name, (_recipe, _hidden) in REPRODUCE_INPUTS.items():
-    reproduce_exercise.cases.append(
-        Case(
-            exercise="inplace-reproduce",
-            name=_name,
-            answer="grad_after_repair",
-            probe=f"grad_after_repair(x0) with x0 = {_recipe()[0]}",
-            inputs=_recipe,
-            expect=expect_reproduce,
-            returns="observation",
-            otherwise=REPRODUCE_MESSAGES["otherwise"],
-            diagnoses=(
-                Diagnosis(_repro_uses_data, REPRODUCE_MESSAGES["data"]),
-                Diagnosis(_repro_version_error, REPRODUCE_MESSAGES["version"]),
-                Diagnosis(_repro_leaf_error, REPRODUCE_MESSAGES["leaf"]),
-                Diagnosis(_repro_mutated_input, REPRODUCE_MESSAGES["mutated"]),
-                Diagnosis(_repro_new_value, REPRODUCE_MESSAGES["new_value"]),
-                Diagnosis(_repro_no_grad, REPRODUCE_MESSAGES["none"]),
-            ),
-            hidden=_hidden,
-            call=drive_reproduce,
-            agree=close,
-        )
-    )
+reproduce = exercise(
+    "inplace-reproduce", "grad_after_repair", returns="observation", expect=expect_reproduce,
+    call=drive_reproduce, agree=close, otherwise=REPRODUCE_MESSAGES["otherwise"],
+    diagnoses=(
+        Diagnosis(_repro_uses_data, REPRODUCE_MESSAGES["data"]),
+        Diagnosis(_repro_version_error, REPRODUCE_MESSAGES["version"]),
+        Diagnosis(_repro_leaf_error, REPRODUCE_MESSAGES["leaf"]),
+        Diagnosis(_repro_mutated_input, REPRODUCE_MESSAGES["mutated"]),
+        Diagnosis(_repro_new_value, REPRODUCE_MESSAGES["new_value"]),
+        Diagnosis(_repro_no_grad, REPRODUCE_MESSAGES["none"]),
+    ),
+)
+reproduce.case("randn-4", f"grad_after_repair(x0) with x0 = {sample(4, seed=1)}",
+               lambda: (sample(4, seed=1),))
+reproduce.case("randn-7", f"grad_after_repair(x0) with x0 = {sample(7, seed=2)}",
+               lambda: (sample(7, seed=2),), hidden=True)
+reproduce.case("negative", f"grad_after_repair(x0) with x0 = {-sample(4, seed=3, positive=True)}",
+               lambda: (-sample(4, seed=3, positive=True),), hidden=True)
 
 
 # --------------------------------------------------------------------------- inplace-saves
@@ -240,23 +217,14 @@ def _not_a_saves_value(found: object, _inputs: tuple) -> bool:
     return found not in SAVES_VALUES
 
 
-saves_exercise = exercise("inplace-saves", "SAVES", require=require_dict("SAVES", list(SAVES_OPS)))
+saves = exercise(
+    "inplace-saves", "SAVES", require=require_dict("SAVES", list(SAVES_OPS)), expect=what_it_saves,
+    returns="str",
+    diagnoses=(Diagnosis(_not_a_saves_value, 'each value must be one of "input", "output" or "nothing".'),),
+)
 for _key, (_text, _op) in SAVES_OPS.items():
-    saves_exercise.cases.append(
-        Case(
-            exercise="inplace-saves",
-            name=_key,
-            answer="SAVES",
-            probe=f"SAVES[{_key!r}] for {_text}",
-            inputs=lambda k=_key: (k,),
-            expect=what_it_saves,
-            returns="str",
-            otherwise=SAVES_MISCONCEPTIONS[_key],
-            diagnoses=(Diagnosis(_not_a_saves_value, 'each value must be one of "input", "output" or "nothing".'),),
-            entry=True,
-            hidden=_key in ("tanh", "sqrt", "log", "add_const"),
-        )
-    )
+    saves.entry(_key, f"SAVES[{_key!r}] for {_text}", otherwise=SAVES_MISCONCEPTIONS[_key],
+                hidden=_key in ("tanh", "sqrt", "log", "add_const"))
 
 
 # --------------------------------------------------------------------------- inplace-fix-gate
@@ -274,22 +242,22 @@ def gate_gradient(x: torch.Tensor) -> torch.Tensor:
 def drive_gate(answer: Callable[[torch.Tensor], Any], x0: torch.Tensor) -> dict[str, Any]:
     """Call ``fixed_gate`` on a fresh leaf, backpropagate, report value, gradient and errors."""
     x = x0.clone().requires_grad_(True)
-    spy = DataAccess()
+    recorder = CallRecorder((DATA,))
     try:
-        with spy:
+        with recorder:
             out = answer(x)
     except Exception as err:  # noqa: BLE001 - the learner's error is the observation
-        return {"value": None, "grad": None, "error": _error_kind(err), "uses_data": spy.used}
+        return {"value": None, "grad": None, "error": _error_kind(err), "uses_data": DATA in recorder.calls}
     if type(out) is not torch.Tensor or not out.requires_grad or out.numel() != 1:
         return {"value": f"<{type(out).__name__} that autograd cannot differentiate as a scalar>", "grad": None,
-                "error": None, "uses_data": spy.used}
+                "error": None, "uses_data": DATA in recorder.calls}
     value = out.detach().clone().reshape(())
     try:
         out.backward()
     except RuntimeError as err:
-        return {"value": value, "grad": None, "error": _error_kind(err), "uses_data": spy.used}
+        return {"value": value, "grad": None, "error": _error_kind(err), "uses_data": DATA in recorder.calls}
     grad = x.grad.clone() if x.grad is not None else None
-    return {"value": value, "grad": grad, "error": None, "uses_data": spy.used}
+    return {"value": value, "grad": grad, "error": None, "uses_data": DATA in recorder.calls}
 
 
 def expect_gate(x0: torch.Tensor) -> dict[str, Any]:
@@ -340,37 +308,25 @@ GATE_MESSAGES = {
     ),
 }
 
-GATE_INPUTS = {
-    "randn-5": (lambda: (sample(5, seed=5),), False),
-    "matrix": (lambda: (sample(6, seed=6).view(2, 3),), False),
-    "large": (lambda: (3 * sample(8, seed=7),), True),
-    "single": (lambda: (sample(1, seed=8),), True),
-}
-
-gate_exercise = exercise("inplace-fix-gate", "fixed_gate")
-for _name, (_recipe, _hidden) in GATE_INPUTS.items():
-    gate_exercise.cases.append(
-        Case(
-            exercise="inplace-fix-gate",
-            name=_name,
-            answer="fixed_gate",
-            probe=f"fixed_gate(x) and backward, x = {_recipe()[0]}",
-            inputs=_recipe,
-            expect=expect_gate,
-            returns="observation",
-            otherwise=GATE_MESSAGES["otherwise"],
-            diagnoses=(
-                Diagnosis(_gate_version_error, GATE_MESSAGES["version"]),
-                Diagnosis(_gate_uses_data, GATE_MESSAGES["data"]),
-                Diagnosis(_gate_not_differentiable, GATE_MESSAGES["scalar"]),
-                Diagnosis(_gate_value_wrong, GATE_MESSAGES["value"]),
-                Diagnosis(_gate_detached, GATE_MESSAGES["detached"]),
-            ),
-            hidden=_hidden,
-            call=drive_gate,
-            agree=close,
-        )
-    )
+gate = exercise(
+    "inplace-fix-gate", "fixed_gate", returns="observation", expect=expect_gate, call=drive_gate,
+    agree=close, otherwise=GATE_MESSAGES["otherwise"],
+    diagnoses=(
+        Diagnosis(_gate_version_error, GATE_MESSAGES["version"]),
+        Diagnosis(_gate_uses_data, GATE_MESSAGES["data"]),
+        Diagnosis(_gate_not_differentiable, GATE_MESSAGES["scalar"]),
+        Diagnosis(_gate_value_wrong, GATE_MESSAGES["value"]),
+        Diagnosis(_gate_detached, GATE_MESSAGES["detached"]),
+    ),
+)
+gate.case("randn-5", f"fixed_gate(x) and backward, x = {sample(5, seed=5)}",
+          lambda: (sample(5, seed=5),))
+gate.case("matrix", f"fixed_gate(x) and backward, x = {sample(6, seed=6).view(2, 3)}",
+          lambda: (sample(6, seed=6).view(2, 3),))
+gate.case("large", f"fixed_gate(x) and backward, x = {3 * sample(8, seed=7)}",
+          lambda: (3 * sample(8, seed=7),), hidden=True)
+gate.case("single", f"fixed_gate(x) and backward, x = {sample(1, seed=8)}",
+          lambda: (sample(1, seed=8),), hidden=True)
 
 
 # --------------------------------------------------------------------------- inplace-selftest

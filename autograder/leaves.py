@@ -1,10 +1,12 @@
-"""Chapter 4 cases: leaves, ``.grad`` and accumulation.
+"""Chapter 4, "Leaves, ``.grad`` and accumulation": the cases that grade its exercises.
 
 Every answer of this chapter mutates autograd state (``.grad``, parameters) or depends on it, so
 every case has a trusted driver: it builds fresh tensors, lets the answer act, and reports what
 it observed as plain data. Expected values come from the same driver run on trusted code built
 on torch itself (``torch.optim.SGD``, ``torch.autograd.grad``), never typed in. Inputs are built
 under a forked RNG, so grading never moves the learner's random stream.
+
+Defined in Chapter 4, "Leaves, ``.grad`` and accumulation" (notebooks/leaves/leaves.ipynb).
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from autograder.checks import AnswerTypeError, Case, Diagnosis, close, exercise, selftest
+from autograder.checks import Diagnosis, exercise, selftest
+from autograder.values import AnswerTypeError, close
 
 
 def seeded(seed: int, *shape: int) -> torch.Tensor:
@@ -42,101 +45,6 @@ def _tensors(result: Any, answer: str, count: int | None = None) -> list[torch.T
 
 def _agree(found: Any, expected: Any) -> bool:
     return close(found, expected, rtol=1e-4, atol=1e-5)
-
-
-# --------------------------------------------------------------------------- leaves-reproduce
-def reference_grad_history(w0: torch.Tensor) -> list[torch.Tensor]:
-    """Trusted reference: the chapter's sequence, with a copy of ``w.grad`` after each backward."""
-    w = w0.clone().requires_grad_()
-    loss = (w**2).sum()
-    loss.backward(retain_graph=True)
-    first = w.grad.clone()
-    loss.backward()
-    second = w.grad.clone()
-    w.grad = None
-    (3 * w).sum().backward()
-    return [first, second, w.grad.clone()]
-
-
-def drive_grad_history(answer: Callable, w0: torch.Tensor) -> dict[str, Any]:
-    """Call ``grad_history`` on a copy of ``w0``; report its records and whether ``w0`` was left alone."""
-    given = w0.clone()
-    records = _tensors(answer(given), "grad_history", count=3)
-    return {"records": records, "input_untouched": not given.requires_grad and torch.equal(given, w0)}
-
-
-def expect_grad_history(w0: torch.Tensor) -> dict[str, Any]:
-    return {"records": reference_grad_history(w0), "input_untouched": True}
-
-
-def _records_alias(found: Any, inputs: tuple) -> bool:
-    """Records that are the same tensor show one value twice: the first equals the second."""
-    (w0,) = inputs
-    records = found["records"]
-    return _agree(records[0], records[1]) and not _agree(records[0], 2 * w0)
-
-
-def _not_zeroed(found: Any, inputs: tuple) -> bool:
-    (w0,) = inputs
-    return _agree(found["records"][2], 4 * w0 + 3)
-
-
-def _overwrites(found: Any, inputs: tuple) -> bool:
-    (w0,) = inputs
-    return _agree(found["records"][1], 2 * w0)
-
-
-REPRODUCE_ALIAS = (
-    "w.grad is one tensor that every backward() adds into in place: a record that is not a copy "
-    "(w.grad.clone()) changes with the next backward, so all records show the latest value."
-)
-REPRODUCE_NOT_ZEROED = (
-    "backward() adds into .grad: without zeroing it (w.grad = None or w.grad.zero_()) the third "
-    "record is 4·w0 + 3, the sum of both objectives' gradients, not 3."
-)
-REPRODUCE_OVERWRITES = (
-    "a second backward() adds to .grad, it does not overwrite it: after two backward calls of the "
-    "same loss w.grad is 2·w0 + 2·w0 = 4·w0."
-)
-REPRODUCE_INPUT = (
-    "the leaf must be a fresh copy (w = w0.clone().requires_grad_()); calling requires_grad_() on "
-    "w0 itself, or writing into it, changes the caller's tensor."
-)
-REPRODUCE_OTHERWISE = (
-    "records: w.grad after loss.backward(retain_graph=True) is 2·w0; after a second backward it has "
-    "accumulated to 4·w0; after zeroing and backward of (3 * w).sum() it is 3 everywhere."
-)
-
-REPRODUCE_INPUTS = {
-    "three-values": (False, lambda: torch.tensor([1.0, -2.0, 0.5])),
-    "matrix": (False, lambda: torch.arange(6.0).view(2, 3) - 2.5),
-    "random": (True, lambda: seeded(40, 5)),
-    "scalar-like": (True, lambda: torch.tensor([7.0])),
-}
-
-reproduce_exercise = exercise("leaves-reproduce", "grad_history")
-for _name, (_hidden, _make) in REPRODUCE_INPUTS.items():
-    reproduce_exercise.cases.append(
-        Case(
-            exercise="leaves-reproduce",
-            name=_name,
-            answer="grad_history",
-            probe=f"grad_history({_make()!r})",
-            inputs=lambda make=_make: (make(),),
-            expect=expect_grad_history,
-            returns="observation",
-            otherwise=REPRODUCE_OTHERWISE,
-            diagnoses=(
-                Diagnosis(lambda found, _inputs: not found["input_untouched"], REPRODUCE_INPUT),
-                Diagnosis(_records_alias, REPRODUCE_ALIAS),
-                Diagnosis(_overwrites, REPRODUCE_OVERWRITES),
-                Diagnosis(_not_zeroed, REPRODUCE_NOT_ZEROED),
-            ),
-            hidden=_hidden,
-            call=drive_grad_history,
-            agree=_agree,
-        )
-    )
 
 
 # --------------------------------------------------------------------------- leaves-sgd-step
@@ -282,43 +190,28 @@ def _sgd_module_parameters() -> tuple:
     return list(model.parameters()), lambda ps: F.mse_loss(F.linear(x, ps[0], ps[1]), target), 0.2, 4
 
 
-SGD_CASES = [
-    ("linear-3-steps", "3 steps of sgd_step([w, b], 0.1) on a linear regression", _sgd_linear, False),
-    ("single-step", "1 step of sgd_step([w], 0.5)", _sgd_single_step, False),
-    ("mlp-6-steps", None, _sgd_mlp, True),
-    ("unused-parameter", None, _sgd_unused_parameter, True),
-    ("module-parameters", None, _sgd_module_parameters, True),
-]
-
-sgd_exercise = exercise("leaves-sgd-step", "sgd_step")
-for _name, _probe, _recipe, _hidden in SGD_CASES:
-    sgd_exercise.cases.append(
-        Case(
-            exercise="leaves-sgd-step",
-            name=_name,
-            answer="sgd_step",
-            probe=_probe or _name,
-            inputs=_recipe,
-            expect=expect_sgd,
-            returns="observation",
-            otherwise=SGD_OTHERWISE,
-            diagnoses=(
-                Diagnosis(_error_says("leaf Variable"), SGD_OUTSIDE_NO_GRAD),
-                Diagnosis(_error_says("NoneType"), SGD_NO_GRAD_PARAM),
-                Diagnosis(lambda found, _i: found.get("same_objects") is False, SGD_NEW_OBJECTS),
-                Diagnosis(
-                    lambda found, _i: found.get("leaves") is False or found.get("requires_grad") is False,
-                    SGD_NOT_LEAF,
-                ),
-                Diagnosis(_unchanged, SGD_REBIND),
-                Diagnosis(lambda found, _i: found.get("grads_cleared") is False, SGD_NOT_CLEARED),
-                Diagnosis(_ascends, SGD_ASCENT),
-            ),
-            hidden=_hidden,
-            call=lambda answer, *inputs: drive_sgd(answer, *inputs),
-            agree=_agree,
-        )
-    )
+sgd = exercise(
+    "leaves-sgd-step", "sgd_step", returns="observation", expect=expect_sgd, call=drive_sgd, agree=_agree,
+    otherwise=SGD_OTHERWISE,
+    diagnoses=(
+        Diagnosis(_error_says("leaf Variable"), SGD_OUTSIDE_NO_GRAD),
+        Diagnosis(_error_says("NoneType"), SGD_NO_GRAD_PARAM),
+        Diagnosis(lambda found, _i: found.get("same_objects") is False, SGD_NEW_OBJECTS),
+        Diagnosis(
+            lambda found, _i: found.get("leaves") is False or found.get("requires_grad") is False,
+            SGD_NOT_LEAF,
+        ),
+        Diagnosis(_unchanged, SGD_REBIND),
+        Diagnosis(lambda found, _i: found.get("grads_cleared") is False, SGD_NOT_CLEARED),
+        Diagnosis(_ascends, SGD_ASCENT),
+    ),
+)
+sgd.case("linear-3-steps", "3 steps of sgd_step([w, b], 0.1) on a linear regression", _sgd_linear)
+sgd.case("single-step", "1 step of sgd_step([w], 0.5)", _sgd_single_step)
+# A hidden case never shows its probe to learners: its name stands in for it.
+sgd.case("mlp-6-steps", "mlp-6-steps", _sgd_mlp, hidden=True)
+sgd.case("unused-parameter", "unused-parameter", _sgd_unused_parameter, hidden=True)
+sgd.case("module-parameters", "module-parameters", _sgd_module_parameters, hidden=True)
 
 
 # --------------------------------------------------------------------------- leaves-accumulate
@@ -427,52 +320,41 @@ def _with_stale_grads(model: nn.Module) -> nn.Module:
     return model
 
 
-ACCUMULATE_CASES = [
-    ("equal-sizes", "accumulated_grads(nn.Linear(3, 1), nn.MSELoss(), 2 micro-batches of 4)",
-     lambda: (_linear_model(20), nn.MSELoss(), _regression_batches(21, [4, 4])), False),
-    ("uneven-sizes", "accumulated_grads(nn.Linear(3, 1), nn.MSELoss(), micro-batches of 6, 2 and 4)",
-     lambda: (_linear_model(22), nn.MSELoss(), _regression_batches(23, [6, 2, 4])), False),
-    ("stale-grads", "accumulated_grads(model, nn.MSELoss(), micro-batches of 3 and 5) with model's .grad already 0.5",
-     lambda: (_with_stale_grads(_linear_model(24, 3, 2)), nn.MSELoss(), _regression_batches(25, [3, 5], k=2)),
-     False),
-    ("classifier-uneven", None,
-     lambda: (_mlp_classifier(26), nn.CrossEntropyLoss(), _class_batches(27, [5, 1, 2, 8])), True),
-    ("classifier-stale", None,
-     lambda: (_with_stale_grads(_mlp_classifier(28)), F.cross_entropy, _class_batches(29, [7, 3])), True),
-    ("one-batch", None, lambda: (_linear_model(30), F.mse_loss, _regression_batches(31, [9])), True),
-    ("uneven-stale", None,
-     lambda: (_with_stale_grads(_linear_model(32)), nn.MSELoss(), _regression_batches(33, [1, 7, 4])), True),
-]
-
 # Misreadings of the mean are checked before the leak: a leak on top of a right sum is a leak only.
-ACCUMULATE_DIAGNOSES = (
-    Diagnosis(_matches(_sum_of_means), ACCUMULATE_SUM),
-    Diagnosis(_matches(_mean_of_means), ACCUMULATE_EQUAL_WEIGHTS),
-    Diagnosis(_matches(_last_only), ACCUMULATE_LAST_ONLY),
-    Diagnosis(_matches(_last_only_weighted), ACCUMULATE_LAST_ONLY),
-    Diagnosis(_matches(_leaked(full_batch_grads)), ACCUMULATE_LEAK),
-    Diagnosis(_matches(_leaked(_mean_of_means)), ACCUMULATE_LEAK),
-    Diagnosis(_matches(_leaked(_sum_of_means)), ACCUMULATE_LEAK),
+accumulate = exercise(
+    "leaves-accumulate", "accumulated_grads", returns="observation", expect=full_batch_grads,
+    call=drive_accumulate, agree=_agree, otherwise=ACCUMULATE_OTHERWISE,
+    diagnoses=(
+        Diagnosis(_matches(_sum_of_means), ACCUMULATE_SUM),
+        Diagnosis(_matches(_mean_of_means), ACCUMULATE_EQUAL_WEIGHTS),
+        Diagnosis(_matches(_last_only), ACCUMULATE_LAST_ONLY),
+        Diagnosis(_matches(_last_only_weighted), ACCUMULATE_LAST_ONLY),
+        Diagnosis(_matches(_leaked(full_batch_grads)), ACCUMULATE_LEAK),
+        Diagnosis(_matches(_leaked(_mean_of_means)), ACCUMULATE_LEAK),
+        Diagnosis(_matches(_leaked(_sum_of_means)), ACCUMULATE_LEAK),
+    ),
 )
-
-accumulate_exercise = exercise("leaves-accumulate", "accumulated_grads")
-for _name, _probe, _recipe, _hidden in ACCUMULATE_CASES:
-    accumulate_exercise.cases.append(
-        Case(
-            exercise="leaves-accumulate",
-            name=_name,
-            answer="accumulated_grads",
-            probe=_probe or _name,
-            inputs=_recipe,
-            expect=full_batch_grads,
-            returns="observation",
-            otherwise=ACCUMULATE_OTHERWISE,
-            diagnoses=ACCUMULATE_DIAGNOSES,
-            hidden=_hidden,
-            call=drive_accumulate,
-            agree=_agree,
-        )
-    )
+accumulate.case("equal-sizes", "accumulated_grads(nn.Linear(3, 1), nn.MSELoss(), 2 micro-batches of 4)",
+                lambda: (_linear_model(20), nn.MSELoss(), _regression_batches(21, [4, 4])))
+accumulate.case("uneven-sizes", "accumulated_grads(nn.Linear(3, 1), nn.MSELoss(), micro-batches of 6, 2 and 4)",
+                lambda: (_linear_model(22), nn.MSELoss(), _regression_batches(23, [6, 2, 4])))
+accumulate.case(
+    "stale-grads",
+    "accumulated_grads(model, nn.MSELoss(), micro-batches of 3 and 5) with model's .grad already 0.5",
+    lambda: (_with_stale_grads(_linear_model(24, 3, 2)), nn.MSELoss(), _regression_batches(25, [3, 5], k=2)),
+)
+# A hidden case never shows its probe to learners: its name stands in for it.
+accumulate.case("classifier-uneven", "classifier-uneven",
+                lambda: (_mlp_classifier(26), nn.CrossEntropyLoss(), _class_batches(27, [5, 1, 2, 8])),
+                hidden=True)
+accumulate.case("classifier-stale", "classifier-stale",
+                lambda: (_with_stale_grads(_mlp_classifier(28)), F.cross_entropy, _class_batches(29, [7, 3])),
+                hidden=True)
+accumulate.case("one-batch", "one-batch",
+                lambda: (_linear_model(30), F.mse_loss, _regression_batches(31, [9])), hidden=True)
+accumulate.case("uneven-stale", "uneven-stale",
+                lambda: (_with_stale_grads(_linear_model(32)), nn.MSELoss(), _regression_batches(33, [1, 7, 4])),
+                hidden=True)
 
 
 # --------------------------------------------------------------------------- leaves-hidden-grad
@@ -544,44 +426,29 @@ def _w_with_old_grad() -> tuple[torch.Tensor, torch.Tensor]:
     return x, w
 
 
-HIDDEN_GRAD_CASES = [
-    ("both-require-grad", "hidden_grad(x, w) with x and w requiring grad", lambda: _pair(40, 4, 3, 2, True, True),
-     False),
-    ("neither-requires-grad", "hidden_grad(x, w) with neither requiring grad", lambda: _pair(42, 4, 3, 2, False, False),
-     False),
-    ("only-w", None, lambda: _pair(44, 6, 5, 3, False, True), True),
-    ("only-x", None, lambda: _pair(46, 2, 4, 4, True, False), True),
-    ("w-has-old-grad", None, _w_with_old_grad, True),
-]
-
-hidden_grad_exercise = exercise("leaves-hidden-grad", "hidden_grad")
-for _name, _probe, _recipe, _hidden in HIDDEN_GRAD_CASES:
-    hidden_grad_exercise.cases.append(
-        Case(
-            exercise="leaves-hidden-grad",
-            name=_name,
-            answer="hidden_grad",
-            probe=_probe or _name,
-            inputs=_recipe,
-            expect=reference_hidden_grad,
-            returns="observation",
-            otherwise=HIDDEN_OTHERWISE,
-            diagnoses=(
-                Diagnosis(lambda found, _i: found is None, HIDDEN_NONE),
-                Diagnosis(
-                    lambda found, _i: type(found) is str
-                    and ("does not require grad" in found or "requires_grad=False" in found),
-                    HIDDEN_NO_GRAPH,
-                ),
-                Diagnosis(_leaf_grad(0), HIDDEN_LEAF_GRAD),
-                Diagnosis(_leaf_grad(1), HIDDEN_LEAF_GRAD),
-                Diagnosis(_without_tanh_derivative, HIDDEN_CHAIN),
-            ),
-            hidden=_hidden,
-            call=drive_hidden_grad,
-            agree=_agree,
-        )
-    )
+hidden_grad = exercise(
+    "leaves-hidden-grad", "hidden_grad", returns="observation", expect=reference_hidden_grad,
+    call=drive_hidden_grad, agree=_agree, otherwise=HIDDEN_OTHERWISE,
+    diagnoses=(
+        Diagnosis(lambda found, _i: found is None, HIDDEN_NONE),
+        Diagnosis(
+            lambda found, _i: type(found) is str
+            and ("does not require grad" in found or "requires_grad=False" in found),
+            HIDDEN_NO_GRAPH,
+        ),
+        Diagnosis(_leaf_grad(0), HIDDEN_LEAF_GRAD),
+        Diagnosis(_leaf_grad(1), HIDDEN_LEAF_GRAD),
+        Diagnosis(_without_tanh_derivative, HIDDEN_CHAIN),
+    ),
+)
+hidden_grad.case("both-require-grad", "hidden_grad(x, w) with x and w requiring grad",
+                 lambda: _pair(40, 4, 3, 2, True, True))
+hidden_grad.case("neither-requires-grad", "hidden_grad(x, w) with neither requiring grad",
+                 lambda: _pair(42, 4, 3, 2, False, False))
+# A hidden case never shows its probe to learners: its name stands in for it.
+hidden_grad.case("only-w", "only-w", lambda: _pair(44, 6, 5, 3, False, True), hidden=True)
+hidden_grad.case("only-x", "only-x", lambda: _pair(46, 2, 4, 4, True, False), hidden=True)
+hidden_grad.case("w-has-old-grad", "w-has-old-grad", _w_with_old_grad, hidden=True)
 
 
 # --------------------------------------------------------------------------- leaves-selftest

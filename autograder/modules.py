@@ -14,17 +14,16 @@ Defined in Chapter 5, "Parameters, buffers and module ownership" (notebooks/modu
 from __future__ import annotations
 
 import io
-import operator
 from collections.abc import Callable
 from typing import Any
 
 import torch
 from torch import nn
 
-from autograder.checks import AnswerTypeError, Case, Diagnosis, close, exercise, require_dict, selftest
-from stridelab.ownership import state_kind
+from autograder.checks import Diagnosis, exercise, require_dict, selftest
+from autograder.values import AnswerTypeError, close
+from stridelab.state import state_kind
 
-CHAPTER = "modules"
 IN_FEATURES, OUT_FEATURES = 3, 2
 BATCH = 5
 
@@ -54,11 +53,6 @@ def module_class(answer: str) -> Callable[[Any], None]:
             raise AnswerTypeError(f"{answer} must be a class that subclasses torch.nn.Module, found {value!r}")
 
     return check
-
-
-def _close_or_equal(returns: str) -> Callable[[Any, Any], bool]:
-    """Tensors agree within floating-point tolerance; anything else must be equal."""
-    return close if returns == "tensor" else operator.eq
 
 
 def _found(value: object) -> Callable[[Any, tuple], bool]:
@@ -170,12 +164,19 @@ def observe_training(make: Factory, _counter_name: str, x: torch.Tensor, target:
             "one step lowers the loss": improved}
 
 
-def _answer_factory(answer: type) -> Factory:
-    return lambda: answer(IN_FEATURES, OUT_FEATURES)
+def on_counting_linear(driver: Callable[..., Any]) -> Callable[..., Any]:
+    """A case's call: the driver on the learner's ``CountingLinear(3, 2)`` and its counter ``calls``."""
+    return lambda answer, *inputs: driver(lambda: answer(IN_FEATURES, OUT_FEATURES), "calls", *inputs)
 
 
-def _batchnorm_factory() -> nn.Module:
-    return nn.BatchNorm1d(IN_FEATURES)
+def like_batchnorm(driver: Callable[..., Any]) -> Callable[..., Any]:
+    """A case's expected value: the driver on ``nn.BatchNorm1d(3)`` and its ``num_batches_tracked``."""
+    return lambda *inputs: driver(lambda: nn.BatchNorm1d(IN_FEATURES), "num_batches_tracked", *inputs)
+
+
+def like_linear(driver: Callable[..., Any]) -> Callable[..., Any]:
+    """A case's expected value: the driver on ``nn.Linear(3, 2)``, whose weights train as the answer's must."""
+    return lambda *inputs: driver(lambda: nn.Linear(IN_FEATURES, OUT_FEATURES), "", *inputs)
 
 
 COUNTS_TRAINING = "calls goes up by one per forward pass in training mode (module.training is True)."
@@ -196,51 +197,36 @@ WEIGHTS_TRAIN = (
     "requires grad is not registered, so parameters() and the optimizer never see it."
 )
 
-counting_exercise = exercise("modules-counting-linear", "CountingLinear", require=module_class("CountingLinear"))
-_COUNTING_CASES = [
-    # name, probe, driver, inputs, returns, otherwise, diagnoses, hidden
-    ("kind", "how CountingLinear(3, 2) holds calls", observe_counter_kind, lambda: (), "str",
-     PLAIN_TENSOR.format(name="calls"), kind_diagnoses("calls"), False),
-    ("dtype-shape", "(dtype, shape) of CountingLinear(3, 2).calls", observe_counter_type, lambda: (),
-     "observation", COUNTER_TYPE, (), False),
-    ("counts-training", "calls after 3 training forwards", observe_counts, lambda: ("ttt", *batches(3, 1)),
-     "int", COUNTS_TRAINING, (), False),
-    ("skips-eval", "calls after 2 training, 3 eval and 1 training forwards", observe_counts,
-     lambda: ("tteeet", *batches(6, 2)), "int", SKIPS_EVAL, (), False),
-    ("round-trip", "calls of a fresh module after load_state_dict (4 training forwards saved)",
-     observe_count_round_trip, lambda: batches(4, 3), "int", ROUND_TRIP, (), True),
-    ("moves-with-to", 'calls.device.type after module.to("meta")', observe_counter_device,
-     lambda: batches(1, 4), "str", PLAIN_TENSOR.format(name="calls"), (), True),
-    ("never-requires-grad", "(calls.requires_grad, calls in parameters()) after backward",
-     observe_counter_grad, lambda: batches(1, 5), "observation", PARAMETER.format(name="calls"), (), True),
-    ("weights-train", "one SGD step on CountingLinear(3, 2)", observe_training,
-     lambda: (*batches(1, 6), torch.ones(BATCH, OUT_FEATURES)), "observation", WEIGHTS_TRAIN, (), True),
-]
+counting = exercise("modules-counting-linear", "CountingLinear", require=module_class("CountingLinear"))
+counting.case("kind", "how CountingLinear(3, 2) holds calls", lambda: (),
+              call=on_counting_linear(observe_counter_kind), expect=like_batchnorm(observe_counter_kind),
+              returns="str", otherwise=PLAIN_TENSOR.format(name="calls"), diagnoses=kind_diagnoses("calls"))
+counting.case("dtype-shape", "(dtype, shape) of CountingLinear(3, 2).calls", lambda: (),
+              call=on_counting_linear(observe_counter_type), expect=like_batchnorm(observe_counter_type),
+              returns="observation", otherwise=COUNTER_TYPE)
+counting.case("counts-training", "calls after 3 training forwards", lambda: ("ttt", *batches(3, 1)),
+              call=on_counting_linear(observe_counts), expect=like_batchnorm(observe_counts),
+              returns="int", otherwise=COUNTS_TRAINING)
+counting.case("skips-eval", "calls after 2 training, 3 eval and 1 training forwards",
+              lambda: ("tteeet", *batches(6, 2)),
+              call=on_counting_linear(observe_counts), expect=like_batchnorm(observe_counts),
+              returns="int", otherwise=SKIPS_EVAL)
+counting.case("round-trip", "calls of a fresh module after load_state_dict (4 training forwards saved)",
+              lambda: batches(4, 3),
+              call=on_counting_linear(observe_count_round_trip), expect=like_batchnorm(observe_count_round_trip),
+              returns="int", otherwise=ROUND_TRIP, hidden=True)
+counting.case("moves-with-to", 'calls.device.type after module.to("meta")', lambda: batches(1, 4),
+              call=on_counting_linear(observe_counter_device), expect=like_batchnorm(observe_counter_device),
+              returns="str", otherwise=PLAIN_TENSOR.format(name="calls"), hidden=True)
+counting.case("never-requires-grad", "(calls.requires_grad, calls in parameters()) after backward",
+              lambda: batches(1, 5),
+              call=on_counting_linear(observe_counter_grad), expect=like_batchnorm(observe_counter_grad),
+              returns="observation", otherwise=PARAMETER.format(name="calls"), hidden=True)
+counting.case("weights-train", "one SGD step on CountingLinear(3, 2)",
+              lambda: (*batches(1, 6), torch.ones(BATCH, OUT_FEATURES)),
+              call=on_counting_linear(observe_training), expect=like_linear(observe_training),
+              returns="observation", otherwise=WEIGHTS_TRAIN, hidden=True)
 
-
-def _expect_counting(driver: Callable[..., Any]) -> Callable[..., Any]:
-    """The same driver on torch's own modules: BatchNorm's counter, or nn.Linear's weights."""
-    if driver is observe_training:
-        return lambda *inputs: driver(lambda: nn.Linear(IN_FEATURES, OUT_FEATURES), "", *inputs)
-    return lambda *inputs: driver(_batchnorm_factory, "num_batches_tracked", *inputs)
-
-
-for _name, _probe, _driver, _inputs, _returns, _otherwise, _diagnoses, _hidden in _COUNTING_CASES:
-    counting_exercise.cases.append(
-        Case(
-            exercise="modules-counting-linear",
-            name=_name,
-            answer="CountingLinear",
-            probe=_probe,
-            inputs=_inputs,
-            expect=_expect_counting(_driver),
-            returns=_returns,
-            otherwise=_otherwise,
-            diagnoses=_diagnoses,
-            hidden=_hidden,
-            call=lambda answer, *inputs, driver=_driver: driver(_answer_factory(answer), "calls", *inputs),
-        )
-    )
 
 # --------------------------------------------------------------------------- modules-running-mean
 def _reference(momentum: float) -> nn.BatchNorm1d:
@@ -371,61 +357,65 @@ NO_GRAPH = (
 )
 FLOAT64 = "module.to(torch.float64) casts buffers and parameters; running_mean must be a registered buffer."
 
-running_exercise = exercise("modules-running-mean", "RunningMean", require=module_class("RunningMean"))
-_RUNNING_CASES = [
-    # name, probe, driver, inputs, reference momentum, returns, otherwise, diagnoses, hidden
-    ("kind", "how RunningMean(3) holds running_mean", observe_running_kind, lambda: (), 0.1, "str",
-     PLAIN_TENSOR.format(name="running_mean"), kind_diagnoses("running_mean"), False),
-    ("train-output", "RunningMean(3)(x) in training", observe_train_output, lambda: batches(1, 11), 0.1,
-     "tensor", TRAIN_OUTPUT, (), False),
-    ("running-after-3", "running_mean after 3 training forwards", observe_running_mean,
-     lambda: batches(3, 12), 0.1, "tensor", RUNNING_UPDATE,
-     (Diagnosis(_reversed_momentum, MOMENTUM), Diagnosis(_from_first_batch, START_ZEROS),
-      Diagnosis(_last_batch, RUNNING_UPDATE)), False),
-    ("no-graph", "(running_mean.requires_grad, has grad_fn) after a forward on x.requires_grad_()",
-     observe_running_graph, lambda: batches(1, 13, requires_grad=True), 0.1, "observation", NO_GRAPH, (), False),
-    ("eval-output", "eval output after 3 training forwards", observe_eval_output, lambda: batches(4, 14), 0.1,
-     "tensor", EVAL_OUTPUT, (Diagnosis(_batch_centred, EVAL_OUTPUT),), True),
-    ("eval-frozen", "running_mean after 2 training and 2 eval forwards", observe_eval_frozen,
-     lambda: batches(4, 15), 0.1, "tensor", EVAL_FROZEN, (Diagnosis(_updated_in_eval, EVAL_FROZEN),), True),
-    ("momentum", "running_mean of RunningMean(3, momentum=0.5) after 2 training forwards",
-     observe_running_mean, lambda: batches(2, 16), 0.5, "tensor", RUNNING_UPDATE, (), True),
-    ("round-trip", "eval output of a fresh module after load_state_dict", observe_round_trip_eval,
-     lambda: batches(3, 17), 0.1, "tensor", NON_PERSISTENT.format(name="running_mean"), (), True),
-    ("float64", "running_mean.dtype after module.to(torch.float64)", observe_running_dtype,
-     lambda: batches(1, 18), 0.1, "str", FLOAT64, (), True),
-]
 
 
-def _expect_running(driver: Callable[..., Any], momentum: float) -> Callable[..., Any]:
-    if driver is observe_running_kind:
-        return lambda: driver(lambda: _reference(momentum))
-    if driver is observe_train_output:
-        # BatchNorm's training output is also divided by the batch's spread: compute the centring here.
-        return lambda x: x.detach() - x.detach().mean(0)
-    if driver in (observe_eval_output, observe_round_trip_eval):
-        return lambda x, *xs: x.detach() - observe_running_mean(lambda: _reference(momentum), *xs)
+def on_running_mean(driver: Callable[..., Any], **momentum: float) -> Callable[..., Any]:
+    """A case's call: the driver on the learner's ``RunningMean(3)`` (``momentum=`` only when given)."""
+    return lambda answer, *inputs: driver(lambda: answer(IN_FEATURES, **momentum), *inputs)
+
+
+def like_reference(driver: Callable[..., Any], momentum: float = 0.1) -> Callable[..., Any]:
+    """A case's expected value: the driver on BatchNorm's running mean with this momentum."""
     return lambda *inputs: driver(lambda: _reference(momentum), *inputs)
 
 
-for _name, _probe, _driver, _inputs, _momentum, _returns, _otherwise, _diagnoses, _hidden in _RUNNING_CASES:
-    running_exercise.cases.append(
-        Case(
-            exercise="modules-running-mean",
-            name=_name,
-            answer="RunningMean",
-            probe=_probe,
-            inputs=_inputs,
-            expect=_expect_running(_driver, _momentum),
-            returns=_returns,
-            otherwise=_otherwise,
-            diagnoses=_diagnoses,
-            hidden=_hidden,
-            call=lambda answer, *inputs, driver=_driver, m=_momentum: driver(
-                (lambda: answer(IN_FEATURES)) if m == 0.1 else (lambda: answer(IN_FEATURES, momentum=m)), *inputs),
-            agree=_close_or_equal(_returns),
-        )
-    )
+def centred_by_batch(x: torch.Tensor) -> torch.Tensor:
+    """Expected training output. BatchNorm's training output is also divided by the batch's spread:
+    compute the centring here."""
+    return x.detach() - x.detach().mean(0)
+
+
+def centred_by_reference(x: torch.Tensor, *xs: torch.Tensor) -> torch.Tensor:
+    """Expected eval output on ``x`` after training on ``xs``: ``x`` minus BatchNorm's running mean."""
+    return x.detach() - observe_running_mean(lambda: _reference(0.1), *xs)
+
+
+running = exercise("modules-running-mean", "RunningMean", require=module_class("RunningMean"))
+running.case("kind", "how RunningMean(3) holds running_mean", lambda: (),
+             call=on_running_mean(observe_running_kind), expect=like_reference(observe_running_kind),
+             returns="str", otherwise=PLAIN_TENSOR.format(name="running_mean"),
+             diagnoses=kind_diagnoses("running_mean"))
+running.case("train-output", "RunningMean(3)(x) in training", lambda: batches(1, 11),
+             call=on_running_mean(observe_train_output), expect=centred_by_batch,
+             returns="tensor", agree=close, otherwise=TRAIN_OUTPUT)
+running.case("running-after-3", "running_mean after 3 training forwards", lambda: batches(3, 12),
+             call=on_running_mean(observe_running_mean), expect=like_reference(observe_running_mean),
+             returns="tensor", agree=close, otherwise=RUNNING_UPDATE,
+             diagnoses=(Diagnosis(_reversed_momentum, MOMENTUM), Diagnosis(_from_first_batch, START_ZEROS),
+                        Diagnosis(_last_batch, RUNNING_UPDATE)))
+running.case("no-graph", "(running_mean.requires_grad, has grad_fn) after a forward on x.requires_grad_()",
+             lambda: batches(1, 13, requires_grad=True),
+             call=on_running_mean(observe_running_graph), expect=like_reference(observe_running_graph),
+             returns="observation", otherwise=NO_GRAPH)
+running.case("eval-output", "eval output after 3 training forwards", lambda: batches(4, 14),
+             call=on_running_mean(observe_eval_output), expect=centred_by_reference,
+             returns="tensor", agree=close, otherwise=EVAL_OUTPUT,
+             diagnoses=(Diagnosis(_batch_centred, EVAL_OUTPUT),), hidden=True)
+running.case("eval-frozen", "running_mean after 2 training and 2 eval forwards", lambda: batches(4, 15),
+             call=on_running_mean(observe_eval_frozen), expect=like_reference(observe_eval_frozen),
+             returns="tensor", agree=close, otherwise=EVAL_FROZEN,
+             diagnoses=(Diagnosis(_updated_in_eval, EVAL_FROZEN),), hidden=True)
+running.case("momentum", "running_mean of RunningMean(3, momentum=0.5) after 2 training forwards",
+             lambda: batches(2, 16),
+             call=on_running_mean(observe_running_mean, momentum=0.5),
+             expect=like_reference(observe_running_mean, momentum=0.5),
+             returns="tensor", agree=close, otherwise=RUNNING_UPDATE, hidden=True)
+running.case("round-trip", "eval output of a fresh module after load_state_dict", lambda: batches(3, 17),
+             call=on_running_mean(observe_round_trip_eval), expect=centred_by_reference,
+             returns="tensor", agree=close, otherwise=NON_PERSISTENT.format(name="running_mean"), hidden=True)
+running.case("float64", "running_mean.dtype after module.to(torch.float64)", lambda: batches(1, 18),
+             call=on_running_mean(observe_running_dtype), expect=like_reference(observe_running_dtype),
+             returns="str", otherwise=FLOAT64, hidden=True)
 
 
 # --------------------------------------------------------------------------- modules-count-params
@@ -506,42 +496,32 @@ STATE_DICT = (
 RECURSE = "parameters live in submodules too: module.parameters() recurses into every child module."
 PLAIN = "a tensor attribute is not a parameter, even if it requires grad: only registered nn.Parameters count."
 
-count_exercise = exercise("modules-count-params", "count_parameters")
-_COUNT_CASES = [
-    ("linear", "count_parameters(nn.Linear(4, 3))", _linear, TENSORS, False),
-    ("nested", "count_parameters(nested nn.Sequential of three nn.Linear)", _nested, RECURSE, False),
-    ("tied", "count_parameters(embedding tied to the output layer)", lambda: (TiedLanguageModel(),), TIED, False),
-    ("frozen-bias", "count_parameters(nn.Linear(4, 3) with a frozen bias)", _frozen_bias, FROZEN, False),
-    ("batchnorm", "count_parameters(Linear, BatchNorm1d, ReLU)", _with_batchnorm, STATE_DICT, True),
-    ("reused-layer", "count_parameters(the same nn.Linear used twice)", _reused_layer, TIED, True),
-    ("frozen-backbone", "count_parameters(frozen backbone, trainable head)", _frozen_backbone, FROZEN, True),
-    ("plain-tensor", "count_parameters(module with a plain tensor attribute)", lambda: (WithPlainTensor(),), PLAIN,
-     True),
-    ("no-parameters", "count_parameters(nn.ReLU())", lambda: (nn.ReLU(),), TENSORS, True),
-]
-_COUNT_DIAGNOSES = (
-    Diagnosis(_counts(lambda m: len(list(m.parameters()))), TENSORS),
-    Diagnosis(_counts(lambda m: sum(p.numel() for p in m.parameters())), FROZEN),
-    Diagnosis(_counts(lambda m: sum(p.numel() for _, p in m.named_parameters(remove_duplicate=False)
-                                    if p.requires_grad)), TIED),
-    Diagnosis(_counts(lambda m: sum(t.numel() for t in m.state_dict().values())), STATE_DICT),
-    Diagnosis(_counts(lambda m: sum(p.numel() for p in m.parameters(recurse=False) if p.requires_grad)), RECURSE),
+count = exercise(
+    "modules-count-params", "count_parameters", expect=trainable_scalars, returns="int",
+    diagnoses=(
+        Diagnosis(_counts(lambda m: len(list(m.parameters()))), TENSORS),
+        Diagnosis(_counts(lambda m: sum(p.numel() for p in m.parameters())), FROZEN),
+        Diagnosis(_counts(lambda m: sum(p.numel() for _, p in m.named_parameters(remove_duplicate=False)
+                                        if p.requires_grad)), TIED),
+        Diagnosis(_counts(lambda m: sum(t.numel() for t in m.state_dict().values())), STATE_DICT),
+        Diagnosis(_counts(lambda m: sum(p.numel() for p in m.parameters(recurse=False) if p.requires_grad)),
+                  RECURSE),
+    ),
 )
-for _name, _probe, _inputs, _otherwise, _hidden in _COUNT_CASES:
-    count_exercise.cases.append(
-        Case(
-            exercise="modules-count-params",
-            name=_name,
-            answer="count_parameters",
-            probe=_probe,
-            inputs=_inputs,
-            expect=trainable_scalars,
-            returns="int",
-            otherwise=_otherwise,
-            diagnoses=_COUNT_DIAGNOSES,
-            hidden=_hidden,
-        )
-    )
+count.case("linear", "count_parameters(nn.Linear(4, 3))", _linear, otherwise=TENSORS)
+count.case("nested", "count_parameters(nested nn.Sequential of three nn.Linear)", _nested, otherwise=RECURSE)
+count.case("tied", "count_parameters(embedding tied to the output layer)", lambda: (TiedLanguageModel(),),
+           otherwise=TIED)
+count.case("frozen-bias", "count_parameters(nn.Linear(4, 3) with a frozen bias)", _frozen_bias, otherwise=FROZEN)
+count.case("batchnorm", "count_parameters(Linear, BatchNorm1d, ReLU)", _with_batchnorm, otherwise=STATE_DICT,
+           hidden=True)
+count.case("reused-layer", "count_parameters(the same nn.Linear used twice)", _reused_layer, otherwise=TIED,
+           hidden=True)
+count.case("frozen-backbone", "count_parameters(frozen backbone, trainable head)", _frozen_backbone,
+           otherwise=FROZEN, hidden=True)
+count.case("plain-tensor", "count_parameters(module with a plain tensor attribute)", lambda: (WithPlainTensor(),),
+           otherwise=PLAIN, hidden=True)
+count.case("no-parameters", "count_parameters(nn.ReLU())", lambda: (nn.ReLU(),), otherwise=TENSORS, hidden=True)
 
 
 # --------------------------------------------------------------------------- modules-batchnorm (reproduce)
@@ -585,24 +565,13 @@ BATCHNORM_QUESTIONS = {
                             "torch.float64."),
 }
 
-batchnorm_exercise = exercise(
-    "modules-batchnorm", "BATCHNORM", require=require_dict("BATCHNORM", list(BATCHNORM_QUESTIONS))
+batchnorm = exercise(
+    "modules-batchnorm", "BATCHNORM", require=require_dict("BATCHNORM", list(BATCHNORM_QUESTIONS)),
+    expect=lambda key: batchnorm_story()[key],
 )
 for _key, (_kind, _question, _message) in BATCHNORM_QUESTIONS.items():
-    batchnorm_exercise.cases.append(
-        Case(
-            exercise="modules-batchnorm",
-            name=_key,
-            answer="BATCHNORM",
-            probe=f"BATCHNORM[{_key!r}] ({_question})",
-            inputs=lambda k=_key: (k,),
-            expect=lambda k: batchnorm_story()[k],
-            returns=_kind,
-            otherwise=_message,
-            entry=True,
-            hidden=_key in ("tracked_after_eval", "tracked_dtype_after_to"),
-        )
-    )
+    batchnorm.entry(_key, f"BATCHNORM[{_key!r}] ({_question})", returns=_kind, otherwise=_message,
+                    hidden=_key in ("tracked_after_eval", "tracked_dtype_after_to"))
 
 
 # --------------------------------------------------------------------------- modules-selftest

@@ -12,19 +12,13 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from autograder.checks import Case, Diagnosis, exercise, require_dict, selftest
-
-CHAPTER = "views"
+from autograder.checks import Diagnosis, Forbid, exercise, require_dict, selftest
+from autograder.values import same_storage
 
 
 def base() -> torch.Tensor:
     """The chapter's running example: ``torch.arange(32.).view(4, 8)``."""
     return torch.arange(32.0).view(4, 8)
-
-
-def same_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
-    """Trusted reference: do two tensors use one storage (whatever their offsets)?"""
-    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
 
 
 # --------------------------------------------------------------------------- views-strides
@@ -67,28 +61,19 @@ STRIDE_MISCONCEPTIONS = {
     ),
 }
 
-strides_exercise = exercise(
-    "views-strides", "STRIDES", require=require_dict("STRIDES", list(STRIDE_EXPRESSIONS))
+strides = exercise(
+    "views-strides", "STRIDES", require=require_dict("STRIDES", list(STRIDE_EXPRESSIONS)),
+    expect=lambda key: STRIDE_EXPRESSIONS[key][1](base()).stride(), returns="int-tuple",
 )
 for _key, (_text, _make) in STRIDE_EXPRESSIONS.items():
-    strides_exercise.cases.append(
-        Case(
-            exercise="views-strides",
-            name=_key,
-            answer="STRIDES",
-            probe=f"STRIDES[{_key!r}] for {_text}",
-            inputs=lambda k=_key: (k,),
-            expect=lambda k, make=_make: make(base()).stride(),
-            returns="int-tuple",
-            otherwise=STRIDE_MISCONCEPTIONS[_key],
-            diagnoses=(
-                Diagnosis(_is_shape, "that is the shape; the stride is how many storage slots one step "
-                          "along each dimension skips."),
-                Diagnosis(_is_fresh_strides, STRIDE_MISCONCEPTIONS[_key]),
-            ),
-            entry=True,
-            hidden=_key in ("row_block", "expanded"),
-        )
+    strides.entry(
+        _key, f"STRIDES[{_key!r}] for {_text}", otherwise=STRIDE_MISCONCEPTIONS[_key],
+        hidden=_key in ("row_block", "expanded"),
+        diagnoses=(
+            Diagnosis(_is_shape, "that is the shape; the stride is how many storage slots one step "
+                      "along each dimension skips."),
+            Diagnosis(_is_fresh_strides, STRIDE_MISCONCEPTIONS[_key]),
+        ),
     )
 
 # --------------------------------------------------------------------------- views-classify
@@ -146,27 +131,14 @@ def _not_a_class(found: object, _inputs: tuple) -> bool:
     return found not in CLASSIFY_VALUES
 
 
-classify_exercise = exercise(
-    "views-classify", "CLASSIFY", require=require_dict("CLASSIFY", list(CLASSIFY_PROBES))
+classify = exercise(
+    "views-classify", "CLASSIFY", require=require_dict("CLASSIFY", list(CLASSIFY_PROBES)),
+    expect=classify_by_probe, returns="str",
+    diagnoses=(Diagnosis(_not_a_class, 'each value must be one of "view", "copy" or "ambiguous".'),),
 )
 for _key in CLASSIFY_PROBES:
-    classify_exercise.cases.append(
-        Case(
-            exercise="views-classify",
-            name=_key,
-            answer="CLASSIFY",
-            probe=f"CLASSIFY[{_key!r}]",
-            inputs=lambda k=_key: (k,),
-            expect=classify_by_probe,
-            returns="str",
-            otherwise=CLASSIFY_MISCONCEPTIONS[_key],
-            diagnoses=(
-                Diagnosis(_not_a_class, 'each value must be one of "view", "copy" or "ambiguous".'),
-            ),
-            entry=True,
-            hidden=_key in ("boolean_mask", "contiguous", "clone", "expand"),
-        )
-    )
+    classify.entry(_key, f"CLASSIFY[{_key!r}]", otherwise=CLASSIFY_MISCONCEPTIONS[_key],
+                   hidden=_key in ("boolean_mask", "contiguous", "clone", "expand"))
 
 
 # --------------------------------------------------------------------------- views-shares-storage
@@ -229,55 +201,61 @@ def _pair_strided_tail() -> tuple:
     return t[:, 1::2], t[3:, 5]
 
 
-SHARES_STORAGE_CASES = [
-    ("offset-view", "shares_storage(t, t[1:])", _pair_offset_view, False,
-     "data_ptr() is the address of a tensor's first element, not of its storage: a view that starts "
-     "further in (t[1:]) has another data_ptr() yet the same storage. Compare "
-     "untyped_storage().data_ptr()."),
-    ("siblings", "shares_storage(t[0], t[2])", _pair_siblings, False,
-     "two views of one tensor share its storage even though neither is the other's _base, and their "
-     "first elements are at different addresses."),
-    ("detach", "shares_storage(t, t.detach())", _pair_detach, False,
-     "detach() shares storage with its source: it is a view, not a copy (even though its _base is "
-     "None)."),
-    ("clone", "shares_storage(t, t.clone())", _pair_clone, False,
-     "equal values do not mean shared memory: clone() copies into a new storage."),
-    ("equal-values", "shares_storage(torch.ones(3), torch.ones(3))", _pair_equal_values, False,
-     "equal values do not mean shared memory: two separate allocations never share storage."),
-    ("numpy-round-trip", "shares_storage(t, torch.from_numpy(t.numpy()))", _pair_numpy_round_trip,
-     False,
-     "t.numpy() and torch.from_numpy() share memory with their source; the round trip is a second "
-     "tensor over the same storage, not a copy."),
-    ("transpose", "shares_storage(t, t.T)", _pair_transpose, False,
-     "a transpose is a view: same storage, other strides."),
-    ("advanced-index", "shares_storage(t, t[[0, 1, 2, 3]])", _pair_advanced_index, True,
-     "indexing with a list gathers into new memory even when it selects every row: a copy."),
-    ("numpy-copy", "shares_storage(torch.from_numpy(a), torch.tensor(a))", _pair_numpy_copy, True,
-     "torch.tensor(ndarray) always copies; only from_numpy/as_tensor share the array's memory."),
-    ("contiguous-copy", "shares_storage(t.T, t.T.contiguous())", _pair_contiguous_copy, True,
-     "contiguous() on a non-contiguous tensor copies into new memory."),
-    ("self", "shares_storage(t, t)", _pair_self, True,
-     "a tensor shares storage with itself."),
-    ("strided-views", "shares_storage(t[:, 1::2], t[3:, 5])", _pair_strided_tail, True,
-     "views with different offsets and strides still share one storage; a different data_ptr() "
-     "proves nothing."),
-]
-
-shares_exercise = exercise("views-shares-storage", "shares_storage")
-for _name, _probe, _recipe, _hidden, _message in SHARES_STORAGE_CASES:
-    shares_exercise.cases.append(
-        Case(
-            exercise="views-shares-storage",
-            name=_name,
-            answer="shares_storage",
-            probe=_probe,
-            inputs=_recipe,
-            expect=same_storage,
-            returns="bool",
-            otherwise=_message,
-            hidden=_hidden,
-        )
-    )
+shares = exercise("views-shares-storage", "shares_storage", expect=same_storage, returns="bool")
+shares.case(
+        "offset-view", "shares_storage(t, t[1:])", _pair_offset_view,
+    otherwise=("data_ptr() is the address of a tensor's first element, not of its storage: a view that starts "
+        "further in (t[1:]) has another data_ptr() yet the same storage. Compare "
+        "untyped_storage().data_ptr()."),
+)
+shares.case(
+        "siblings", "shares_storage(t[0], t[2])", _pair_siblings,
+    otherwise=("two views of one tensor share its storage even though neither is the other's _base, and their "
+        "first elements are at different addresses."),
+)
+shares.case(
+        "detach", "shares_storage(t, t.detach())", _pair_detach,
+    otherwise=("detach() shares storage with its source: it is a view, not a copy (even though its _base is "
+        "None)."),
+)
+shares.case(
+        "clone", "shares_storage(t, t.clone())", _pair_clone,
+    otherwise=("equal values do not mean shared memory: clone() copies into a new storage."),
+)
+shares.case(
+        "equal-values", "shares_storage(torch.ones(3), torch.ones(3))", _pair_equal_values,
+    otherwise=("equal values do not mean shared memory: two separate allocations never share storage."),
+)
+shares.case(
+        "numpy-round-trip", "shares_storage(t, torch.from_numpy(t.numpy()))", _pair_numpy_round_trip,
+    otherwise=("t.numpy() and torch.from_numpy() share memory with their source; the round trip is a second "
+        "tensor over the same storage, not a copy."),
+)
+shares.case(
+        "transpose", "shares_storage(t, t.T)", _pair_transpose,
+    otherwise=("a transpose is a view: same storage, other strides."),
+)
+shares.case(
+        "advanced-index", "shares_storage(t, t[[0, 1, 2, 3]])", _pair_advanced_index, hidden=True,
+    otherwise=("indexing with a list gathers into new memory even when it selects every row: a copy."),
+)
+shares.case(
+        "numpy-copy", "shares_storage(torch.from_numpy(a), torch.tensor(a))", _pair_numpy_copy, hidden=True,
+    otherwise=("torch.tensor(ndarray) always copies; only from_numpy/as_tensor share the array's memory."),
+)
+shares.case(
+        "contiguous-copy", "shares_storage(t.T, t.T.contiguous())", _pair_contiguous_copy, hidden=True,
+    otherwise=("contiguous() on a non-contiguous tensor copies into new memory."),
+)
+shares.case(
+        "self", "shares_storage(t, t)", _pair_self, hidden=True,
+    otherwise=("a tensor shares storage with itself."),
+)
+shares.case(
+        "strided-views", "shares_storage(t[:, 1::2], t[3:, 5])", _pair_strided_tail, hidden=True,
+    otherwise=("views with different offsets and strides still share one storage; a different data_ptr() "
+        "proves nothing."),
+)
 
 
 # --------------------------------------------------------------------------- views-can-view
@@ -302,50 +280,66 @@ NOT_ADJACENT = (
 NUMEL = "view keeps the number of elements: the new shape must hold exactly t.numel() elements (-1 is inferred)."
 SIZE_ONE = "dimensions of size 1 can sit anywhere and have any stride: they never block a view."
 
-CAN_VIEW_CASES = [
-    ("contiguous-merge", "can_view(t, (32,))", lambda: (base(), (32,)), False, NOT_ADJACENT),
-    ("contiguous-split", "can_view(t, (2, 16))", lambda: (base(), (2, 16)), False, NOT_ADJACENT),
-    ("transpose-merge", "can_view(t.T, (32,))", lambda: (base().T, (32,)), False, NOT_ADJACENT),
-    ("transpose-split", "can_view(t.T, (2, 4, 4))", lambda: (base().T, (2, 4, 4)), False, SPLIT_MERGE),
-    ("narrow-split", "can_view(t[:, :4], (4, 2, 2))", lambda: (base()[:, :4], (4, 2, 2)), False,
-     SPLIT_MERGE),
-    ("narrow-merge", "can_view(t[:, :4], (16,))", lambda: (base()[:, :4], (16,)), False, NOT_ADJACENT),
-    ("wrong-numel", "can_view(t, (3, 11))", lambda: (base(), (3, 11)), False, NUMEL),
-    ("infer", "can_view(t, (-1, 4))", lambda: (base(), (-1, 4)), False, NUMEL),
-    ("expanded-split", "can_view(torch.arange(4.).expand(3, 4), (3, 2, 2))",
-     lambda: (torch.arange(4.0).expand(3, 4), (3, 2, 2)), True, SPLIT_MERGE),
-    ("expanded-merge", "can_view(torch.arange(4.).expand(3, 4), (12,))",
-     lambda: (torch.arange(4.0).expand(3, 4), (12,)), True, NOT_ADJACENT),
-    ("expanded-3d", "can_view(t.unsqueeze(0).expand(3, 4, 8), (3, 32))",
-     lambda: (base().unsqueeze(0).expand(3, 4, 8), (3, 32)), True, SPLIT_MERGE),
-    ("size-one", "can_view(t.T[:, :1], (8,))", lambda: (base().T[:, :1], (8,)), True, SIZE_ONE),
-    ("step-rows-split", "can_view(t[::2], (2, 2, 4))", lambda: (base()[::2], (2, 2, 4)), True,
-     SPLIT_MERGE),
-    ("step-rows-merge", "can_view(t[::2], (16,))", lambda: (base()[::2], (16,)), True, NOT_ADJACENT),
-    ("step-columns", "can_view(t[:, ::2], (2, 2, 4))", lambda: (base()[:, ::2], (2, 2, 4)), True,
-     SPLIT_MERGE),
-    ("step-columns-merge", "can_view(t[:, ::2], (16,))", lambda: (base()[:, ::2], (16,)), True,
-     SPLIT_MERGE),
-    ("infer-transpose", "can_view(t.T, (-1,))", lambda: (base().T, (-1,)), True, NOT_ADJACENT),
-    ("two-infers", "can_view(t, (-1, -1))", lambda: (base(), (-1, -1)), True, NUMEL),
-]
-
-can_view_exercise = exercise("views-can-view", "can_view")
-for _name, _probe, _recipe, _hidden, _message in CAN_VIEW_CASES:
-    can_view_exercise.cases.append(
-        Case(
-            exercise="views-can-view",
-            name=_name,
-            answer="can_view",
-            probe=_probe,
-            inputs=_recipe,
-            expect=view_succeeds,
-            returns="bool",
-            otherwise=_message,
-            hidden=_hidden,
-            forbid=("view", "reshape", "view_as", "flatten", "unflatten", "contiguous"),
-        )
-    )
+VIEW_CALLS = Forbid(
+    ("view", "reshape", "view_as", "flatten", "unflatten", "contiguous"),
+    "the answer calls {call}, which the exercise asks you to predict from shape "
+    "and stride alone, without trying it.",
+)
+can_view = exercise("views-can-view", "can_view", expect=view_succeeds, returns="bool", forbid=(VIEW_CALLS,))
+can_view.case("contiguous-merge", "can_view(t, (32,))",
+              lambda: (base(), (32,)),
+              otherwise=NOT_ADJACENT)
+can_view.case("contiguous-split", "can_view(t, (2, 16))",
+              lambda: (base(), (2, 16)),
+              otherwise=NOT_ADJACENT)
+can_view.case("transpose-merge", "can_view(t.T, (32,))",
+              lambda: (base().T, (32,)),
+              otherwise=NOT_ADJACENT)
+can_view.case("transpose-split", "can_view(t.T, (2, 4, 4))",
+              lambda: (base().T, (2, 4, 4)),
+              otherwise=SPLIT_MERGE)
+can_view.case("narrow-split", "can_view(t[:, :4], (4, 2, 2))",
+              lambda: (base()[:, :4], (4, 2, 2)),
+              otherwise=SPLIT_MERGE)
+can_view.case("narrow-merge", "can_view(t[:, :4], (16,))",
+              lambda: (base()[:, :4], (16,)),
+              otherwise=NOT_ADJACENT)
+can_view.case("wrong-numel", "can_view(t, (3, 11))",
+              lambda: (base(), (3, 11)),
+              otherwise=NUMEL)
+can_view.case("infer", "can_view(t, (-1, 4))",
+              lambda: (base(), (-1, 4)),
+              otherwise=NUMEL)
+can_view.case("expanded-split", "can_view(torch.arange(4.).expand(3, 4), (3, 2, 2))",
+              lambda: (torch.arange(4.0).expand(3, 4), (3, 2, 2)),
+              otherwise=SPLIT_MERGE, hidden=True)
+can_view.case("expanded-merge", "can_view(torch.arange(4.).expand(3, 4), (12,))",
+              lambda: (torch.arange(4.0).expand(3, 4), (12,)),
+              otherwise=NOT_ADJACENT, hidden=True)
+can_view.case("expanded-3d", "can_view(t.unsqueeze(0).expand(3, 4, 8), (3, 32))",
+              lambda: (base().unsqueeze(0).expand(3, 4, 8), (3, 32)),
+              otherwise=SPLIT_MERGE, hidden=True)
+can_view.case("size-one", "can_view(t.T[:, :1], (8,))",
+              lambda: (base().T[:, :1], (8,)),
+              otherwise=SIZE_ONE, hidden=True)
+can_view.case("step-rows-split", "can_view(t[::2], (2, 2, 4))",
+              lambda: (base()[::2], (2, 2, 4)),
+              otherwise=SPLIT_MERGE, hidden=True)
+can_view.case("step-rows-merge", "can_view(t[::2], (16,))",
+              lambda: (base()[::2], (16,)),
+              otherwise=NOT_ADJACENT, hidden=True)
+can_view.case("step-columns", "can_view(t[:, ::2], (2, 2, 4))",
+              lambda: (base()[:, ::2], (2, 2, 4)),
+              otherwise=SPLIT_MERGE, hidden=True)
+can_view.case("step-columns-merge", "can_view(t[:, ::2], (16,))",
+              lambda: (base()[:, ::2], (16,)),
+              otherwise=SPLIT_MERGE, hidden=True)
+can_view.case("infer-transpose", "can_view(t.T, (-1,))",
+              lambda: (base().T, (-1,)),
+              otherwise=NOT_ADJACENT, hidden=True)
+can_view.case("two-infers", "can_view(t, (-1, -1))",
+              lambda: (base(), (-1, -1)),
+              otherwise=NUMEL, hidden=True)
 
 
 # --------------------------------------------------------------------------- views-selftest

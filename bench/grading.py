@@ -1,5 +1,6 @@
 """Benchmark: a synthetic class of Chapter 1, graded by plain ``nbgrader autograde`` and by
-``autograd-state grade`` in the same run; the scores must be identical.
+``autograd-state grade`` in the same run; both must give full marks on exactly the same test cells
+(the sandboxed grader also gives partial credit where plain nbgrader gives 0).
 
     .venv/bin/python bench/grading.py [--students 60] [--workers 2] [--keep DIR]
 
@@ -22,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from autograder.checks import exercises  # noqa: E402
+from autograder.gradeid import test_cell  # noqa: E402
 from autograder.pipeline.course import Course  # noqa: E402
 from autograder.pipeline.grade import scores  # noqa: E402
 from autograder.pipeline.release import release  # noqa: E402
@@ -71,9 +73,14 @@ def main() -> int:
 
     expected, found = scores(plain, CHAPTER), scores(sandboxed, CHAPTER)
     assert len(expected) == args.students, f"nbgrader graded {len(expected)} of {args.students}"
-    assert found == expected, "the sandboxed grader's scores differ from nbgrader's"
+    full = {test_cell(g, hidden): ex.points(hidden) for g, ex in exercises(CHAPTER).items() for hidden in (False, True)}
+    disagree = [(s, c) for s, cells in expected.items() for c, score in cells.items()
+                if (score == full[c]) != (found[s].get(c) == full[c])]
+    assert not disagree, f"full marks differ between nbgrader and the sandboxed grader: {disagree}"
+    partial = sum(1 for s, cells in found.items() for c, score in cells.items() if 0 < score < full[c])
     in_sandbox = sum(outcome.seconds.values())
-    print(f"{args.students} submissions of {CHAPTER}, {args.workers} workers; scores identical")
+    print(f"{args.students} submissions of {CHAPTER}, {args.workers} workers; full marks on the same cells, "
+          f"{partial} cells with partial credit in the sandboxed grader")
     print(f"{'grader':<34}{'seconds':>10}{'per submission':>16}")
     print(f"{'nbgrader autograde':<34}{plain_seconds:>10.1f}{plain_seconds / args.students:>16.2f}")
     print(f"{'autograd-state grade':<34}{sandboxed_seconds:>10.1f}{sandboxed_seconds / args.students:>16.2f}")

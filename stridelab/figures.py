@@ -15,14 +15,12 @@ from __future__ import annotations
 import io
 import math
 
-import matplotlib
 import numpy as np
 import torch
-from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from stridelab.layout import Layout, broadcast_dims, is_contiguous, overlaps, storage_indices
+from stridelab.layout import Layout, broadcast_dims, is_contiguous, overlaps, slot_color, slot_ink, storage_indices
 
 __all__ = ["LayoutFigure", "draw_layout", "slot_color"]
 
@@ -44,25 +42,6 @@ _INCHES_PER_CELL = 0.42
 _SLOTS_PER_ROW = 32
 _UNREAD_FACE = "#eeeeee"
 _UNREAD_EDGE = "#9a9a9a"
-# tab20 alternates dark and light shades of one hue; taking the dark ones first keeps
-# neighbouring slots in different hues.
-_PALETTE = matplotlib.colormaps["tab20"].colors[0::2] + matplotlib.colormaps["tab20"].colors[1::2]
-
-
-def slot_color(slot: int) -> tuple[float, float, float]:
-    """The colour used for storage slot ``slot`` (the palette repeats every 20 slots).
-
-    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
-    """
-    return tuple(_PALETTE[slot % len(_PALETTE)])
-
-
-def _ink(face: tuple[float, float, float]) -> str:
-    """Black or white text, whichever reads better on ``face``."""
-    r, g, b = to_rgb(face)
-    return "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.5 else "white"
-
-
 def _summary(layout: Layout, counts: np.ndarray) -> list[str]:
     lines = [
         f"shape={layout.shape} stride={layout.stride} offset={layout.offset} "
@@ -207,7 +186,7 @@ def draw_layout(
             ha="center",
             va="center",
             fontsize=8,
-            color=_ink(face) if read else "#777777",
+            color=slot_ink(face) if read else "#777777",
         )
         if counts[k] > 1:
             ax.text(
@@ -269,7 +248,7 @@ def draw_layout(
                     ha="center",
                     va="center",
                     fontsize=8,
-                    color=_ink(slot_color(slot)),
+                    color=slot_ink(slot_color(slot)),
                 )
 
     for n, line in enumerate(lines):

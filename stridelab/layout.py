@@ -25,6 +25,8 @@ __all__ = [
     "infer_view_shape",
     "is_contiguous",
     "overlaps",
+    "slot_color",
+    "slot_ink",
     "storage_indices",
 ]
 
@@ -491,3 +493,79 @@ def explain_view(layout: Layout, new_shape: tuple[int, ...]) -> ViewVerdict:
         "Legal: each new dim fits inside one block of old dims that are contiguous with each other, "
         f"and such a block can be merged or split freely: {groups}.",
     )
+
+
+# ---- the slot palette ------------------------------------------------------------------------
+# One colour per storage slot, none repeated within SLOT_COLOR_COUNT slots (the most a picture or
+# the page explorer draws). Colours are points of the OKLab colour space: lightness cycles through
+# four levels, so slots up to three apart always differ in lightness, which every colour-vision
+# deficiency preserves; the hue turns by the golden angle, so it never comes back to the same value.
+SLOT_COLOR_COUNT = 128
+_LIGHTNESS_LEVELS = (0.46, 0.88, 0.60, 0.74)
+_CHROMA = 0.13
+_GOLDEN_ANGLE = 180.0 * (3.0 - math.sqrt(5.0))
+
+
+def _oklab_to_linear_srgb(lightness: float, a: float, b: float) -> tuple[float, float, float]:
+    # Björn Ottosson's OKLab matrices.
+    l_ = (lightness + 0.3963377774 * a + 0.2158037573 * b) ** 3
+    m_ = (lightness - 0.1055613458 * a - 0.0638541728 * b) ** 3
+    s_ = (lightness - 0.0894841775 * a - 1.2914855480 * b) ** 3
+    return (
+        4.0767416621 * l_ - 3.3077115913 * m_ + 0.2309699292 * s_,
+        -1.2684380046 * l_ + 2.6097574011 * m_ - 0.3413193965 * s_,
+        -0.0041960863 * l_ - 0.7034186147 * m_ + 1.7076147010 * s_,
+    )
+
+
+def _encode_srgb(value: float) -> float:
+    value = min(max(value, 0.0), 1.0)
+    return 12.92 * value if value <= 0.0031308 else 1.055 * value ** (1 / 2.4) - 0.055
+
+
+def _slot_hex(slot: int) -> str:
+    lightness = _LIGHTNESS_LEVELS[slot % len(_LIGHTNESS_LEVELS)]
+    hue = math.radians((30.0 + slot * _GOLDEN_ANGLE) % 360.0)
+    chroma = _CHROMA
+    # Lower the chroma until the colour fits in sRGB, keeping its lightness and hue.
+    while True:
+        rgb = _oklab_to_linear_srgb(lightness, chroma * math.cos(hue), chroma * math.sin(hue))
+        if all(-1e-9 <= v <= 1 + 1e-9 for v in rgb) or chroma <= 0:
+            break
+        chroma -= 0.005
+    return "#" + "".join(f"{round(_encode_srgb(v) * 255):02x}" for v in rgb)
+
+
+SLOT_COLORS: tuple[str, ...] = tuple(_slot_hex(k) for k in range(SLOT_COLOR_COUNT))
+
+
+def slot_color(slot: int) -> tuple[float, float, float]:
+    """The colour of storage slot ``slot`` as RGB in 0-1 (unique among the first 128 slots).
+
+    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
+    """
+    code = SLOT_COLORS[slot % SLOT_COLOR_COUNT]
+    return tuple(int(code[k : k + 2], 16) / 255 for k in (1, 3, 5))
+
+
+def relative_luminance(rgb: tuple[float, float, float]) -> float:
+    """WCAG 2.1's relative luminance of an sRGB colour given in 0-1."""
+    linear = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in rgb]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast_ratio(first: tuple[float, float, float], second: tuple[float, float, float]) -> float:
+    """WCAG 2.1's contrast ratio of two sRGB colours (1 to 21)."""
+    lighter, darker = sorted((relative_luminance(first), relative_luminance(second)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def slot_ink(face: tuple[float, float, float]) -> str:
+    """``"black"`` or ``"white"``: the text colour of higher WCAG contrast on ``face``.
+
+    One of the two always reaches 4.5:1, the WCAG AA ratio for text.
+
+    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
+    """
+    on_black = contrast_ratio(face, (0.0, 0.0, 0.0))
+    return "black" if on_black >= contrast_ratio(face, (1.0, 1.0, 1.0)) else "white"

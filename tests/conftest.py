@@ -38,9 +38,10 @@ def released_course(tmp_path_factory) -> Course:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    from tests.grading import parametrize
+    from tests import cases, grading
 
-    parametrize(metafunc)
+    grading.parametrize(metafunc)
+    cases.parametrize(metafunc)
 
 
 @dataclass(frozen=True)

@@ -19,17 +19,33 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from autograder.checks import exercises
+from autograder.checks import exercises, verdict
+from autograder.engine import CellVerdict, resolve_answer
+from autograder.gradeid import exercise_of, is_hidden, module_of, test_cell
 from autograder.pipeline.confine import is_root
 from autograder.pipeline.course import Course, nbgrader_meta
-from autograder.pipeline.grade import Flag, autograde, scores
+from autograder.pipeline.flags import Flag
+from autograder.pipeline.grade import autograde, scores
 from autograder.pipeline.sandboxed import grade_chapter
 from tests.submissions import submit
+
+SEED = 20261201
+
+
+def _setup_source(course: Course, chapter: str) -> str:
+    """The student edition's setup cell (its imports), which every answer runs after."""
+    edition = nbformat.read(course.release_notebook(chapter), as_version=4)
+    return next(c.source for c in edition.cells if nbgrader_meta(c).get("grade_id") == f"{chapter}-setup")
+
+
+def _cases(decided: CellVerdict) -> list[tuple[str, bool, str | None, int]]:
+    return [(v.case.name, v.passed, v.failure.misconception if v.failure else None, v.points)
+            for v in decided.verdicts]
 
 
 def catalog(chapter: str) -> ModuleType:
     """The answer catalogue of a chapter."""
-    return importlib.import_module(f"tests.catalog.{chapter}")
+    return importlib.import_module(f"tests.catalog.{module_of(chapter)}")
 
 
 def right_students(chapter: str) -> list[str]:
@@ -44,9 +60,9 @@ def wrong_answers(chapter: str) -> list[tuple[int, str, str, str]]:
 
 def parametrize(metafunc: pytest.Metafunc) -> None:
     """Parametrize a :class:`ChapterGrading` test by its chapter's catalogue (called from conftest)."""
-    chapter = getattr(metafunc.cls, "CHAPTER", None)
-    if chapter is None:
+    if metafunc.cls is None or not issubclass(metafunc.cls, ChapterGrading):
         return
+    chapter = metafunc.cls.CHAPTER
     if "right_student" in metafunc.fixturenames:
         metafunc.parametrize("right_student", right_students(chapter))
     if "wrong_answer" in metafunc.fixturenames:
@@ -60,6 +76,7 @@ class Graded:
     chapter: str
     table: dict[str, dict[str, float]]
     flags: list[Flag]
+    sources: dict[str, dict[str, str]]
 
     def exercise_score(self, student: str, grade_id: str) -> tuple[float, float]:
         """Points earned on one exercise (visible and hidden test cells) and its full points."""
@@ -103,16 +120,17 @@ class ChapterGrading:
     def graded(cls, released_course: Course) -> Graded:
         chapter, answers = cls.CHAPTER, catalog(cls.CHAPTER)
         grade_ids = list(exercises(chapter))
+        sources = {}
         for i, student in enumerate(right_students(chapter)):
-            submit(released_course, chapter, student, {g: answers.RIGHT[g][i % len(answers.RIGHT[g])][1]
-                                                       for g in grade_ids})
+            sources[student] = {g: answers.RIGHT[g][i % len(answers.RIGHT[g])][1] for g in grade_ids}
         for i in range(max(len(v) for v in answers.WRONG.values())):
-            wrong = {g: answers.WRONG[g][i][1] if i < len(answers.WRONG.get(g, [])) else cls.reference(g)
-                     for g in grade_ids}
-            submit(released_course, chapter, f"wrong-{i}", wrong)
+            sources[f"wrong-{i}"] = {g: answers.WRONG[g][i][1] if i < len(answers.WRONG.get(g, []))
+                                     else cls.reference(g) for g in grade_ids}
+        for student, answered in sources.items():
+            submit(released_course, chapter, student, answered)
         cls.submit_more(released_course)
         flags = autograde(released_course, chapter)
-        return Graded(released_course, chapter, scores(released_course, chapter), flags)
+        return Graded(released_course, chapter, scores(released_course, chapter), flags, sources)
 
     def test_right_spellings_earn_every_point(self, graded: Graded, right_student: str) -> None:
         graded.assert_full_points_except(right_student)
@@ -132,20 +150,41 @@ class ChapterGrading:
                     assert earned == full, (i, grade_id)
 
     @pytest.mark.skipif(not is_root(), reason="the grading sandbox needs root (to create users and namespaces)")
-    def test_the_sandboxed_grader_gives_the_scores_nbgrader_gives(self, graded: Graded, tmp_path) -> None:
-        """The same class, graded again by ``autograd-state grade`` (sandbox, trusted checker)."""
+    def test_the_sandboxed_grader_agrees_with_nbgrader_and_with_the_learners_kernel(
+        self, graded: Graded, tmp_path
+    ) -> None:
+        """The same class, graded again by ``autograd-state grade`` (sandbox, trusted checker).
+
+        Full marks in nbgrader exactly when full marks in the sandboxed grader (which also gives
+        the passing cases' points where nbgrader gives 0); and every case's verdict, message and
+        points equal those of ``grade(...)`` run on the same answer in this process."""
         copy = Course(tmp_path / "sandboxed")
         shutil.copytree(graded.course.root, copy.root, ignore=shutil.ignore_patterns("autograded", "feedback"))
         with Gradebook(copy.gradebook_url) as gradebook:
             for student in graded.table:
                 gradebook.remove_submission(self.CHAPTER, student)
-        grade_chapter(copy, self.CHAPTER, progress=False)
+        outcome = grade_chapter(copy, self.CHAPTER, progress=False, seed=SEED)
         sandboxed = scores(copy, self.CHAPTER)
-        differences = {(student, cell): (score, sandboxed.get(student, {}).get(cell))
-                       for student, cells in graded.table.items() for cell, score in cells.items()
-                       if sandboxed.get(student, {}).get(cell) != score}
-        assert not differences, f"(student, cell): (nbgrader, sandbox) {differences}"
         assert sandboxed.keys() == graded.table.keys()
+        full = {test_cell(g, hidden): ex.points(hidden) for g, ex in exercises(self.CHAPTER).items()
+                for hidden in (False, True)}
+        disagree = {(student, cell): (score, sandboxed[student].get(cell))
+                    for student, cells in graded.table.items() for cell, score in cells.items()
+                    if (score == full[cell]) != (sandboxed[student].get(cell) == full[cell])}
+        assert not disagree, f"(student, cell): (nbgrader, sandbox) {disagree}"
+        setup = _setup_source(copy, self.CHAPTER)
+        for student, answered in graded.sources.items():
+            if student not in outcome.decided:
+                continue
+            for grade_id, cell in outcome.decided[student].tests.items():
+                exercise = exercises(self.CHAPTER)[exercise_of(grade_id)]
+                namespace: dict = {"__name__": "__main__"}  # as in a notebook kernel
+                exec(compile(setup + "\n" + answered[exercise.grade_id], f"<{student}>", "exec"), namespace)
+                answer = resolve_answer(exercise.answer, namespace)
+                mine = verdict(exercise.grade_id, answer, is_hidden(grade_id), seed=SEED)
+                assert cell.verdict is not None, (student, grade_id, cell.not_run)
+                assert _cases(cell.verdict) == _cases(mine), (student, grade_id)
+                assert sandboxed[student][grade_id] == mine.earned, (student, grade_id)
 
     def test_every_exercise_has_right_and_three_wrong_answers(self) -> None:
         answers = catalog(self.CHAPTER)

@@ -9,15 +9,17 @@ from torch import nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 from autograder.buckets import (
-    AGREE_SCENARIOS,
+    SELFTEST_CAP_MB,
+    SELFTEST_FEATURES,
+    SELFTEST_LAYERS,
+    SELFTEST_SHARDED,
     agree_model,
     expected_agreement,
     expected_training,
     logging_model,
     perturb,
     rank_local_edit_facts,
-    reference_flatten,
-    small_model,
+    transfer_facts,
 )
 from autograder.checks import exercises, run
 from tests.catalog.buckets import LOGGING_BUGGY, RIGHT, WRONG
@@ -34,18 +36,6 @@ def answer_of(grade_id: str, label: str, source: str):
     return names[exercises("buckets")[grade_id].answer]
 
 
-def test_reference_flatten_makes_every_parameter_a_view_at_its_offset():
-    model = small_model()
-    values = [p.detach().clone() for p in model.parameters()]
-    flat = reference_flatten(model)
-    offsets = [p.storage_offset() for p in model.parameters()]
-    assert offsets == [0, 32, 40, 56] and flat.numel() == 58
-    assert all(torch.equal(p, v) for p, v in zip(model.parameters(), values, strict=True))
-    with torch.no_grad():
-        flat.zero_()
-    assert all(p.abs().sum() == 0 for p in model.parameters())
-
-
 def test_the_agree_model_makes_sum_preserving_changes_exact():
     base, swapped = agree_model(), agree_model()
     perturb(swapped, "sum-preserving-swap", rank=1)
@@ -60,9 +50,9 @@ def test_the_agree_model_makes_sum_preserving_changes_exact():
     assert not torch.equal(base[0].weight, swapped[0].weight)
 
 
-@pytest.mark.parametrize("scenario", list(AGREE_SCENARIOS))
-def test_expected_agreement_is_true_only_without_perturbation(scenario):
-    _text, _rank, world, _hidden = AGREE_SCENARIOS[scenario]
+@pytest.mark.parametrize("case", exercises("buckets")["buckets-ranks-agree"].cases, ids=lambda case: case.name)
+def test_expected_agreement_is_true_only_without_perturbation(case):
+    scenario, world = case.build(seed=0)
     assert expected_agreement(scenario, world) == [scenario == "identical"] * world
 
 
@@ -90,6 +80,23 @@ def test_the_buggy_step_diverges_on_real_ranks():
 
 def test_a_rank_local_gradient_edit_passes_silently_and_ddp_averages():
     assert rank_local_edit_facts() == {"raised": False, "agree": False, "divisor": 2}
+
+
+def test_the_self_test_facts_follow_the_rules_the_chapter_teaches():
+    facts = transfer_facts()
+    # Rebuilt buckets: the equal-sized gradients in arrival order, closed at the first sum that
+    # reaches bucket_cap_mb; the question tells that rule from "one bucket" and from "a capacity".
+    gradients = [torch.empty(SELFTEST_FEATURES, SELFTEST_FEATURES)] * SELFTEST_LAYERS
+    buckets, _ = dist._compute_bucket_assignment_by_size(
+        gradients, [SELFTEST_CAP_MB * 1024 * 1024], [False] * SELFTEST_LAYERS)
+    assert len(buckets) not in (1, SELFTEST_LAYERS)
+    assert [f["buckets after the rebuild"] for f in facts] == [len(buckets)] * len(facts)
+    # FSDP2's shards: dim 0 cut as torch.chunk cuts it, unevenly here.
+    out_features, in_features = SELFTEST_SHARDED[1], SELFTEST_SHARDED[0]
+    pieces = torch.empty(out_features, in_features).chunk(len(facts))
+    assert [f["local elements"] for f in facts] == [piece.numel() for piece in pieces]
+    assert len({piece.numel() for piece in pieces}) > 1
+    assert all(f["agree after a clone edit"] for f in facts)
 
 
 def test_every_exercise_has_visible_and_hidden_cases():

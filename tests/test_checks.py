@@ -5,7 +5,9 @@ import pytest
 import torch
 
 from autograder import grade
-from autograder.checks import AnswerTypeError, Case, close, evaluate, lookup, require_dict, run, validate
+from autograder.checks import AnswerTypeError, close, exercise, lookup, require_dict, run
+from autograder.engine import answer_key, judge_cell, observe_cell
+from autograder.values import validate
 
 
 class AlwaysEqual(tuple):
@@ -156,9 +158,15 @@ def test_a_driver_exercises_the_answer_and_its_observation_is_compared():
         answer(x).sum().backward()
         return {"grad": x.grad}
 
-    case = Case("demo-grad", "grad", "f", "f(x).sum().backward()", lambda: (torch.arange(3.0),),
-                lambda x: {"grad": torch.full_like(x, 2.0)}, "observation", "f must double its input",
-                call=double_then_grad, agree=close)
-    assert evaluate(case, lambda x: 2 * x) is None
-    failure = evaluate(case, lambda x: x + x.detach())
-    assert failure is not None and failure.misconception == "f must double its input"
+    demo = exercise("demo-grad", "f", module="tests.demo", returns="observation", call=double_then_grad,
+                    agree=close, expect=lambda x: {"grad": torch.full_like(x, 2.0)},
+                    otherwise="f must double its input")
+    demo.case("grad", "f(x).sum().backward()", lambda: (torch.arange(3.0),))
+
+    def verdict(answer):
+        seen = observe_cell(demo, answer, hidden=False, seed=0)
+        return judge_cell(demo, False, seen, answer_key(demo, False, seed=0))
+
+    assert verdict(lambda x: 2 * x).failures == []
+    (failure,) = verdict(lambda x: x + x.detach()).failures
+    assert failure.misconception == "f must double its input"

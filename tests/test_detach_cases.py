@@ -6,10 +6,6 @@ import torch
 
 from autograder.checks import exercises, run
 from autograder.detach import (
-    INDEPENDENT_CASES,
-    PROVENANCE_CASES,
-    REPRODUCE_CASES,
-    STE_CASES,
     _selftest_expectations,
     observe_copy,
     observe_provenance,
@@ -19,12 +15,17 @@ from autograder.detach import (
     reference_provenance_grad,
     reference_round_ste,
     reference_snapshot_before_step,
-    same_storage,
 )
+from autograder.values import same_storage
 from tests.catalog.detach import RIGHT, WRONG
 
 
-@pytest.mark.parametrize("recipe", [case[2] for case in INDEPENDENT_CASES])
+def recipes(grade_id: str) -> list:
+    """The inputs recipe of every case of an exercise, named by its case."""
+    return [pytest.param(case.inputs, id=case.name) for case in exercises("detach")[grade_id].cases]
+
+
+@pytest.mark.parametrize("recipe", recipes("detach-independent"))
 def test_the_reference_copy_shares_nothing_with_its_source(recipe):
     (t,) = recipe()
     seen = observe_copy(reference_independent_copy, t)
@@ -45,7 +46,7 @@ def test_the_copy_driver_tells_detach_data_and_clone_apart():
     assert cloned["has_grad_fn"] and not cloned["shares_storage"] and not cloned["write_changes_t"]
 
 
-@pytest.mark.parametrize("recipe", [case[2] for case in PROVENANCE_CASES])
+@pytest.mark.parametrize("recipe", recipes("detach-provenance"))
 def test_the_reference_provenance_gradient_is_x_squared_not_three_x_squared(recipe):
     (x,) = recipe()
     grad = reference_provenance_grad(x)
@@ -68,7 +69,7 @@ def test_the_autograd_detector_sees_backward_and_grad_but_not_a_formula():
     assert not observe_provenance(lambda x: x**2, x)["used_autograd"]
 
 
-@pytest.mark.parametrize("recipe", [case[2] for case in STE_CASES])
+@pytest.mark.parametrize("recipe", recipes("detach-ste"))
 def test_the_reference_ste_rounds_forward_and_passes_the_gradient_through(recipe):
     x, upstream = recipe()
     seen = observe_ste(reference_round_ste, x, upstream)
@@ -79,11 +80,11 @@ def test_the_reference_ste_rounds_forward_and_passes_the_gradient_through(recipe
 
 
 def test_the_halves_case_separates_round_half_even_from_half_up():
-    x, _ = dict((c[0], c[2]) for c in STE_CASES)["halves"]()
+    x, _ = {case.name: case.inputs for case in exercises("detach")["detach-ste"].cases}["halves"]()
     assert not torch.equal(torch.round(x), torch.floor(x + 0.5))
 
 
-@pytest.mark.parametrize("recipe", [case[2] for case in REPRODUCE_CASES])
+@pytest.mark.parametrize("recipe", recipes("detach-reproduce"))
 def test_the_reference_snapshot_keeps_w0_and_w_takes_one_step(recipe):
     w0, lr = recipe()
     seen = observe_snapshot(reference_snapshot_before_step, w0, lr)

@@ -6,6 +6,9 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import html  # noqa: E402
+import re  # noqa: E402
+
 import pytest  # noqa: E402
 
 from stridelab import Layout, StrideExplorer, explore  # noqa: E402
@@ -18,7 +21,12 @@ def explorer() -> StrideExplorer:
 
 def _png(explorer: StrideExplorer) -> str:
     (output,) = explorer.output.outputs
-    return output["data"]["image/png"]
+    return re.search(r'src="data:image/png;base64,([^"]+)"', output["data"]["text/html"]).group(1)
+
+
+def _alt(explorer: StrideExplorer) -> str:
+    (output,) = explorer.output.outputs
+    return html.unescape(re.search(r'alt="([^"]*)"', output["data"]["text/html"]).group(1))
 
 
 def test_starts_contiguous_with_a_picture(explorer):
@@ -116,3 +124,41 @@ def test_too_large_layout_says_so_in_the_output():
 def test_displays_as_its_vbox(explorer):
     bundle = explorer._repr_mimebundle_()
     assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == explorer.widget.model_id
+
+
+def test_enter_in_the_op_field_applies_and_the_result_is_announced(explorer):
+    # The text box sends its value when the reader presses Enter (continuous_update=False).
+    explorer.op_text.value = "T"
+    assert explorer.layout == Layout((8, 4), (1, 8), 0)
+    assert explorer.op_text.value == ""
+    assert "role='status'" in explorer.status_html.value
+    assert "t.T" in explorer.status_html.value and "stride (1, 8)" in explorer.status_html.value
+    assert "not contiguous" in explorer.status_html.value
+
+
+def test_the_picture_says_what_it_shows(explorer):
+    explorer.apply("[:, ::2]")
+    alt = _alt(explorer)
+    assert "t[:, ::2]" in alt and "shape (4, 4)" in alt and "stride (8, 2)" in alt
+
+
+@pytest.mark.parametrize(
+    ("op", "layout"),
+    [
+        ("narrow(1, 2, 3)", Layout((4, 3), (8, 1), 2)),
+        ("split(3, 1)[2]", Layout((4, 2), (8, 1), 6)),
+        ("diagonal(1)", Layout((4,), (9,), 1)),
+        ("unfold(1, 4, 4)", Layout((4, 2, 4), (8, 4, 1), 0)),
+        ("as_strided((2, 2), (1, 2), 3)", Layout((2, 2), (1, 2), 3)),
+    ],
+)
+def test_the_other_view_ops_apply(explorer, op, layout):
+    explorer.apply(op)
+    assert explorer.message == ""
+    assert explorer.layout == layout
+
+
+def test_as_strided_outside_the_storage_is_refused(explorer):
+    explorer.apply("as_strided((4, 8), (8, 1), 1)")
+    assert "need 33 storage slots, but the storage has 32" in explorer.message
+    assert explorer.chain == []

@@ -6,7 +6,6 @@ import torch
 from autograder.checks import exercises, run
 from autograder.inplace import (
     SAVES_OPS,
-    DataAccess,
     backward_survives,
     drive_gate,
     drive_reproduce,
@@ -45,14 +44,24 @@ def test_the_gate_gradient_is_what_autograd_computes():
     assert torch.allclose(x.grad, gate_gradient(x.detach()))
 
 
-def test_data_access_is_seen_and_nothing_else_is():
-    x = torch.ones(3, requires_grad=True)
-    with DataAccess() as spy:
-        (x.detach() * 2).sum()
-    assert not spy.used
-    with DataAccess() as spy:
+def test_the_drivers_see_a_read_of_data_and_nothing_else():
+    def through_data(x0):
+        x = x0.clone().requires_grad_(True)
+        y = (x**2).sum()
         x.data.add_(1)
-    assert spy.used
+        y.backward()
+        return x.grad
+
+    assert drive_reproduce(through_data, sample())["uses_data"]
+    assert not drive_reproduce(reproduce_reference, sample())["uses_data"]
+
+    def data_gate(x):
+        h = x.sigmoid()
+        h.data.mul_(2)
+        return (h * x).sum()
+
+    assert drive_gate(data_gate, sample())["uses_data"]
+    assert not drive_gate(lambda x: (2 * x.sigmoid().detach() * x).sum(), sample())["uses_data"]
 
 
 def test_drivers_report_the_version_error_as_data():

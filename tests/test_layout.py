@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 import torch
@@ -263,3 +265,56 @@ def test_parse_shape():
     assert parse_shape("32") == (32,)
     with pytest.raises(ValueError):
         parse_shape("4 x 8")
+
+
+# Machado, Oliveira and Fernandes (2009), severity 1: dichromat vision in linear sRGB.
+CVD_SIMULATIONS = {
+    "normal": ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998)),
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.01182, 0.04294, 0.968881)),
+    "tritanopia": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602), (0.004733, 0.691367, 0.3039)),
+}
+# OKLab distance of about two just-noticeable differences.
+DISTINCT = 0.04
+
+
+def _oklab(rgb: tuple[float, float, float], matrix) -> tuple[float, float, float]:
+    linear = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in rgb]
+    seen = [min(max(sum(m * v for m, v in zip(row, linear, strict=True)), 0.0), 1.0) for row in matrix]
+    lms = (
+        0.4122214708 * seen[0] + 0.5363325363 * seen[1] + 0.0514459929 * seen[2],
+        0.2119034982 * seen[0] + 0.6806995451 * seen[1] + 0.1073969566 * seen[2],
+        0.0883024619 * seen[0] + 0.2817188376 * seen[1] + 0.6299787005 * seen[2],
+    )
+    l_, m_, s_ = (v ** (1 / 3) for v in lms)
+    return (
+        0.2104542553 * l_ + 0.7936177850 * m_ - 0.0040720468 * s_,
+        1.9779984951 * l_ - 2.4285922050 * m_ + 0.4505937099 * s_,
+        0.0259040371 * l_ + 0.7827717662 * m_ - 0.8086757660 * s_,
+    )
+
+
+def test_the_slot_palette_never_repeats_within_what_a_picture_shows():
+    from stridelab.layout import SLOT_COLOR_COUNT, SLOT_COLORS, slot_color
+
+    assert len(set(SLOT_COLORS)) == SLOT_COLOR_COUNT == 128
+    assert len({slot_color(k) for k in range(SLOT_COLOR_COUNT)}) == SLOT_COLOR_COUNT
+
+
+@pytest.mark.parametrize("vision", sorted(CVD_SIMULATIONS))
+def test_nearby_slots_stay_distinct_under_colour_vision_deficiencies(vision):
+    from stridelab.layout import SLOT_COLOR_COUNT, slot_color
+
+    seen = [_oklab(slot_color(k), CVD_SIMULATIONS[vision]) for k in range(SLOT_COLOR_COUNT)]
+    closest = min(
+        math.dist(seen[k], seen[j]) for k in range(SLOT_COLOR_COUNT) for j in range(k + 1, min(k + 4, SLOT_COLOR_COUNT))
+    )
+    assert closest > DISTINCT, f"two slots at most 3 apart look alike under {vision} ({closest:.3f})"
+
+
+def test_slot_numbers_reach_wcag_aa_contrast_on_every_slot_colour():
+    from stridelab.layout import SLOT_COLOR_COUNT, contrast_ratio, slot_color, slot_ink
+
+    inks = {"black": (0.0, 0.0, 0.0), "white": (1.0, 1.0, 1.0)}
+    ratios = [contrast_ratio(slot_color(k), inks[slot_ink(slot_color(k))]) for k in range(SLOT_COLOR_COUNT)]
+    assert min(ratios) >= 4.5

@@ -1,34 +1,18 @@
 """Chapter 4's cases: trusted references agree with torch, drivers see what answers do."""
 
-import pytest
 import torch
 from torch import nn
 
-from autograder.checks import exercises, run
+from autograder.checks import exercises
 from autograder.leaves import (
     drive_sgd,
     full_batch_grads,
-    reference_grad_history,
     reference_hidden_grad,
     seeded,
     stale_grads,
     torch_sgd_step,
 )
-from tests.catalog.leaves import RIGHT, WRONG
-
-CHAPTER = "leaves"
-
-
-def _answer(grade_id: str, source: str, label: str):
-    namespace = {"torch": torch, "nn": nn}
-    exec(compile(source, f"<{label}>", "exec"), namespace)
-    return namespace[exercises(CHAPTER)[grade_id].answer]
-
-
-def test_grad_history_reference_accumulates_then_restarts():
-    w0 = torch.tensor([1.0, -2.0])
-    first, second, third = reference_grad_history(w0)
-    assert torch.equal(first, 2 * w0) and torch.equal(second, 4 * w0) and torch.equal(third, torch.full((2,), 3.0))
+from tests.cases import ChapterCases
 
 
 def test_torch_sgd_reference_matches_a_persistent_optimizer_over_several_steps():
@@ -80,36 +64,12 @@ def test_case_inputs_do_not_move_the_global_rng():
     torch.manual_seed(123)
     expected = torch.rand(3)
     torch.manual_seed(123)
-    for exercise in exercises(CHAPTER).values():
+    for exercise in exercises("leaves").values():
         for case in exercise.cases:
             case.inputs()
     assert torch.equal(torch.rand(3), expected)
 
 
-def test_every_exercise_has_visible_and_hidden_cases():
-    for grade_id, exercise in exercises(CHAPTER).items():
-        assert exercise.selected(hidden=False), grade_id
-        assert exercise.selected(hidden=True), grade_id
-        names = [case.name for case in exercise.cases]
-        assert len(names) == len(set(names)), grade_id
-
-
-@pytest.mark.parametrize(
-    ("grade_id", "label", "source"),
-    [(gid, label, src) for gid, answers in RIGHT.items() for label, src in answers],
-)
-def test_right_answers_pass_every_case(grade_id, label, source):
-    answer = _answer(grade_id, source, label)
-    assert run(grade_id, answer, hidden=False) == []
-    assert run(grade_id, answer, hidden=True) == []
-
-
-@pytest.mark.parametrize(
-    ("grade_id", "label", "source", "message"),
-    [(gid, label, src, msg) for gid, answers in WRONG.items() for label, src, msg in answers],
-)
-def test_wrong_answers_fail_with_their_misconception(grade_id, label, source, message):
-    answer = _answer(grade_id, source, label)
-    failures = run(grade_id, answer, hidden=False) + run(grade_id, answer, hidden=True)
-    assert failures, f"{label} earned full points"
-    assert any(message in failure.misconception for failure in failures), [f.misconception for f in failures]
+class TestLeavesCases(ChapterCases):
+    CHAPTER = "leaves"
+    NAMES = {"torch": torch, "nn": nn}

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from autograder.pipeline import wire
 from autograder.pipeline.confine import Limits, is_root, processes_of
 from autograder.pipeline.pool import Pool
 
@@ -32,12 +33,12 @@ def pool(private: Path):
         yield pool
 
 
-def run(pool: Pool, source: str, limits: Limits = SMALL) -> tuple[dict, str]:
+def run(pool: Pool, source: str, limits: Limits = SMALL) -> tuple[wire.JobResult, str]:
     """Run one cell; returns the job result and everything the cell printed or raised."""
-    plan = {"chapter": "views", "steps": [{"kind": "code", "key": "cell", "source": textwrap.dedent(source)}]}
+    plan = wire.Plan("views", [wire.CodeStep("cell", textwrap.dedent(source))])
     result = pool.submit(plan, limits).result()
     printed = []
-    for line in result["report"].splitlines():
+    for line in result.report.splitlines():
         message = json.loads(line)
         if message.get("cell") == "cell":
             printed += [o.get("text", "") + o.get("ename", "") + ": " + o.get("evalue", "") for o in message["outputs"]]
@@ -113,14 +114,14 @@ def test_memory_is_bounded(pool: Pool) -> None:
 def test_a_cpu_bound_loop_is_stopped(pool: Pool) -> None:
     limits = Limits(**{**SMALL.as_dict(), "cpu": 2, "wall": 30})
     result, _ = run(pool, "while True:\n    pass", limits)
-    assert "SIGXCPU" in result["status"] or "SIGKILL" in result["status"], result["status"]
-    assert result["seconds"] < 20
+    assert "SIGXCPU" in result.status or "SIGKILL" in result.status, result.status
+    assert result.seconds < 20
 
 
 def test_a_sleeping_cell_is_stopped_at_the_wall_clock_limit(pool: Pool) -> None:
     limits = Limits(**{**SMALL.as_dict(), "wall": 3})
     result, _ = run(pool, "import time, signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\ntime.sleep(600)", limits)
-    assert result["reason"].startswith("timed out") and result["seconds"] < 10
+    assert result.reason.startswith("timed out") and result.seconds < 10
 
 
 def test_process_count_is_bounded_and_every_process_is_killed(pool: Pool) -> None:
@@ -140,7 +141,7 @@ def test_process_count_is_bounded_and_every_process_is_killed(pool: Pool) -> Non
     """)
     assert "fork refused after" in printed
     assert int(printed.split("fork refused after ")[1].split()[0]) < SMALL.processes
-    assert result["killed"] >= 2
+    assert result.killed >= 2
 
 
 def test_file_size_is_bounded(pool: Pool) -> None:
@@ -161,7 +162,7 @@ def test_output_is_capped_and_a_flood_is_stopped(pool: Pool) -> None:
     result, printed = run(pool, "for _ in range(100):\n    print('x' * 100_000)")
     assert len(printed) < 2 * SMALL.output and "more characters of output dropped" in printed
     flood, _ = run(pool, "import os\nwhile True:\n    os.write(1, b'y' * 65536)")
-    assert flood["reason"].startswith("flooded")
+    assert flood.reason.startswith("flooded")
 
 
 def test_two_torch_distributed_ranks_run_on_loopback(pool: Pool) -> None:

@@ -42,6 +42,16 @@ CHAINS = [
     ("4, 8", ["[0]", "[1::3]"], "3, 1"),
     ("2, 3, 4", ["[..., None]", "expand(2, 3, 4, 5)", "[:, 0]"], "4, 5, 2"),
     ("6, 4", ["[:, ::2]", "view(-1)"], "4, 3"),
+    # The other view ops.
+    ("4, 8", ["narrow(1, 2, 4)", "T"], "16"),
+    ("4, 8", ["select(1, 3)"], "2, 2"),
+    ("4, 8", ["unbind(1)[-1]"], "4"),
+    ("4, 8", ["split((1, 3), 0)[1]", "chunk(2, 1)[1]"], "12"),
+    ("3, 4, 5", ["diagonal(1, 1, 2)"], "-1"),
+    ("4, 8", ["unfold(1, 4, 2)"], "4, 12"),
+    ("1, 4, 1, 8", ["squeeze((0, 2))", "movedim(0, -1)"], "32"),
+    ("2, 3, 4", ["flatten(1)"], "2, 2, 6"),
+    ("4, 8", ["as_strided((3, 3), (8, 1), 1)"], "9"),
 ]
 
 
@@ -250,5 +260,33 @@ def test_generated_chains_agree_with_torch(explorer_page):
         for case, result in zip(cases, results, strict=True)
         if any(case.get(key) != result.get(key) for key in keys if case["failed_at"] is None or key == "failed_at")
     ]
+    assert mismatches == []
+    assert watch.problems == []
+
+
+NEW_OPS_MATHS = """(chains) => chains.map(([start, ops]) => {
+    const S = window.StrideExplorer;
+    try {
+      const l = S.applyChain(start, ops);
+      return {shape: l.shape, stride: l.stride, offset: l.offset};
+    } catch (err) { return {error: err.message}; }
+})"""
+
+
+def test_the_other_view_ops_agree_with_the_python_explorer_and_torch(explorer_page):
+    from stridelab.chain import apply_chain
+    from tests.test_view_ops import explorer_result, random_chains
+
+    page, _, watch = explorer_page
+    chains = random_chains(600)
+    results = page.evaluate(NEW_OPS_MATHS, [[list(start), ops] for start, ops in chains])
+    mismatches = []
+    for (start, ops), result in zip(chains, results, strict=True):
+        expected = explorer_result(start, ops)
+        if isinstance(expected, Exception):
+            if "error" not in result:
+                mismatches.append((start, ops, str(expected), result))
+        elif result != {"shape": list(expected.shape), "stride": list(expected.stride), "offset": expected.offset}:
+            mismatches.append((start, ops, apply_chain(start, ops), result))
     assert mismatches == []
     assert watch.problems == []

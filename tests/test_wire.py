@@ -12,8 +12,9 @@ import pytest
 import torch
 
 from autograder.checks import lookup
+from autograder.engine import CellObservation, Observation, Raised, judge
 from autograder.pipeline import wire
-from autograder.pipeline.verdict import Key, judge_case
+from autograder.pipeline.verdict import Key
 
 
 def trip(value):
@@ -83,13 +84,45 @@ def test_a_pickle_in_place_of_tensors_is_refused_without_running_it() -> None:
 def test_the_checker_judges_as_the_learners_kernel_does() -> None:
     key = Key.of("views")
     case = next(c for c in lookup("views-strides").cases if c.name == "transpose")
-    inputs, expected = key.expected["views-strides", "transpose"]
-    assert judge_case(case, inputs, expected, ("value", (1, 8))) is None
-    fresh = judge_case(case, inputs, expected, ("value", (4, 1)))
-    assert "swaps the strides" in fresh.misconception
-    listed = judge_case(case, inputs, expected, ("value", [1, 8]))
-    assert "wrong type" in listed.misconception
-    inert = judge_case(case, inputs, expected, ("value", wire.opaque("Yes", "(1, 8)")))
-    assert "wrong type" in inert.misconception
-    raised = judge_case(case, inputs, expected, ("raised", "KeyError: 'transpose'"))
+    inputs, expected = key.expected["views-strides", False]["transpose"]
+
+    def failure(observation):
+        return judge(case, observation, inputs, expected).failure
+
+    assert failure(Observation((1, 8))) is None
+    assert "swaps the strides" in failure(Observation((4, 1))).misconception
+    assert "wrong type" in failure(Observation([1, 8])).misconception
+    assert "wrong type" in failure(Observation(wire.opaque("Yes", "(1, 8)"))).misconception
+    raised = failure(Observation(raised=Raised("KeyError", "'transpose'", by_torch=False)))
     assert raised is not None and "KeyError" in raised.describe()
+
+
+def test_observations_keep_exact_types_exceptions_and_calls_through_json() -> None:
+    seen = CellObservation({
+        "a": Observation(value={"grad": torch.arange(3.0), "n": (8, 1)}, calls=("view", ".data")),
+        "b": Observation(raised=Raised("RuntimeError", "modified by an inplace operation", by_torch=True)),
+    })
+    back = wire.decode_observation(json.loads(json.dumps(wire.encode_observation(seen))))
+    assert back.cases["a"].calls == ("view", ".data")
+    assert type(back.cases["a"].value["n"]) is tuple and torch.equal(back.cases["a"].value["grad"], torch.arange(3.0))
+    assert back.cases["b"].raised == Raised("RuntimeError", "modified by an inplace operation", True)
+    assert back.missing is None and back.unfinished is None
+
+
+@pytest.mark.parametrize("message", [
+    None, {"cases": []}, {"cases": {"a": {"value": {"t": "none"}, "raised": ["E", "m", "yes"], "calls": []}}},
+    {"cases": {"a": {"value": {"t": "none"}, "raised": None, "calls": "view"}}},
+    {"cases": {}, "missing": 3},
+])
+def test_malformed_observations_are_refused(message) -> None:
+    with pytest.raises(wire.WireError):
+        wire.decode_observation(message)
+
+
+def test_a_plan_and_a_job_survive_their_json_lines() -> None:
+    plan = wire.Plan("views", [wire.CodeStep("views-setup", "import torch"),
+                               wire.ProbeStep("views-strides-tests", "views-strides", "STRIDES", False, 7)])
+    job = wire.Job(3, plan, {"wall": 1.0}, ["/x"], 61.0)
+    assert wire.Job.from_line(job.to_line()) == job
+    result = wire.JobResult("exited with code 0", "", 1.5, 0, '{"end": true}')
+    assert wire.JobResult.from_json(json.loads(result.to_line(3))) == result

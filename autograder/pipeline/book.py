@@ -7,11 +7,18 @@ student edition's executed chapters (answer cells are leaves, so nothing else di
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import http.server
+import io
+import json
 import shutil
 import subprocess
 import sys
+import threading
+import zipfile
 from pathlib import Path
+from urllib.parse import urlparse
 
 import nbformat
 import yaml
@@ -25,6 +32,12 @@ SKIP_TAGS = ("skip-execution",)
 COLLAPSED_TAGS = ("hide-input",)
 BOOK_FILES = ("_config.yml", "_toc.yml")
 BOOK_DIRS = ("book", "_vendor")
+# Vendored for the browser tests only: never part of the site.
+TEST_ONLY_VENDOR = ("axe-core",)
+DOWNLOADS = "downloads"
+NOTEBOOKS_ZIP = "autograd-state-notebooks.zip"
+# Zip entries carry this date so that an unchanged course stages byte-identical files.
+ZIP_DATE = (2026, 1, 1, 0, 0, 0)
 EDITIONS = ("student", "instructor")
 # Packages whose code draws what executed cells show: part of each chapter's cache key.
 OUTPUT_PACKAGES = ("stridelab",)
@@ -70,18 +83,79 @@ def tree_digest(folder: Path) -> str:
     return digest.hexdigest() if folder.exists() else ""
 
 
+def copy_book_dirs(course: Course, staged: Path) -> None:
+    """Copy the book's folders into a staged tree, afresh, without the test-only vendored files."""
+    for name in BOOK_DIRS:
+        shutil.rmtree(staged / name, ignore_errors=True)
+        shutil.copytree(course.root / name, staged / name, ignore=shutil.ignore_patterns(*TEST_ONLY_VENDOR))
+
+
+def notebook_title(notebook: nbformat.NotebookNode, fallback: str) -> str:
+    """The first level-one heading of a notebook's markdown, or ``fallback``."""
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                if line.startswith("# "):
+                    return line[2:].strip()
+    return fallback
+
+
+def toc_order(course: Course, names: list[str]) -> list[str]:
+    """``names`` in the order ``_toc.yml`` lists their ``chapters/<name>`` pages, the unlisted last."""
+    toc = yaml.safe_load((course.root / "_toc.yml").read_text())
+    files = [entry["file"] for part in toc.get("parts", []) for entry in part.get("chapters", [])]
+    listed = [f.removeprefix("chapters/") for f in files if f.startswith("chapters/")]
+    return [n for n in listed if n in names] + sorted(n for n in names if n not in listed)
+
+
+def _write_if_changed(path: Path, data: bytes) -> None:
+    if not path.exists() or path.read_bytes() != data:
+        path.write_bytes(data)
+
+
+def stage_downloads(course: Course, staged: Path) -> Path:
+    """Stage ``downloads/``: every released student notebook, a zip of all, and their manifest.
+
+    The site's Sphinx extension (``sphinx_site``) copies the folder to the site, points each
+    chapter's ``.ipynb`` button at its notebook and lists them on the downloads page.
+
+    Returns:
+        The staged folder.
+    """
+    folder = staged / DOWNLOADS
+    folder.mkdir(parents=True, exist_ok=True)
+    entries = []
+    names = toc_order(course, course.chapters())
+    for name in names:
+        released = course.release_notebook(name)
+        _write_if_changed(folder / released.name, released.read_bytes())
+        title = notebook_title(read_notebook(released), name)
+        entries.append({"file": released.name, "title": title, "page": f"chapters/{name}"})
+    for stale in folder.glob("*.ipynb"):
+        if stale.name not in {entry["file"] for entry in entries}:
+            stale.unlink()
+    archive = folder / f".{NOTEBOOKS_ZIP}.new"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as bundle:
+        for entry in entries:
+            info = zipfile.ZipInfo(f"autograd-state/{entry['file']}", date_time=ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            bundle.writestr(info, (folder / entry["file"]).read_bytes())
+    _write_if_changed(folder / NOTEBOOKS_ZIP, archive.read_bytes())
+    archive.unlink()
+    text = json.dumps({"notebooks": entries, "zip": NOTEBOOKS_ZIP}, indent=1) + "\n"
+    _write_if_changed(folder / "manifest.json", text.encode())
+    return folder
+
+
 def stage(course: Course) -> Path:
     """Lay out ``_build/stage``: the book's files plus the student edition of every chapter."""
     staged = course.build / "stage"
-    if staged.exists():
-        # Keep unchanged chapter files in place so the execution cache sees no change.
-        for name in BOOK_DIRS:
-            shutil.rmtree(staged / name, ignore_errors=True)
     staged.mkdir(parents=True, exist_ok=True)
     for name in BOOK_FILES:
         shutil.copy2(course.root / name, staged / name)
-    for name in BOOK_DIRS:
-        shutil.copytree(course.root / name, staged / name)
+    # Unchanged chapter files stay in place so the execution cache sees no change.
+    copy_book_dirs(course, staged)
+    stage_downloads(course, staged)
     digest = package_digest()
     for chapter in course.chapters():
         target = staged / "chapters" / f"{chapter}.ipynb"
@@ -110,14 +184,18 @@ def _build_staged(course: Course, staged_before: Path, restage, output: Path) ->
     assets_before = tree_digest(staged_before / "_vendor")
     staged = restage()
     stamp = output / "_build" / ".staged-digest"
-    digest = tree_digest(staged) + hashlib.sha256(Path(__file__).with_name("sphinx_site.py").read_bytes()).hexdigest()
-    if _read(stamp) == digest and (output / "_build" / "html" / "index.html").exists():
+    extension = hashlib.sha256(Path(__file__).with_name("sphinx_site.py").read_bytes()).hexdigest()
+    digest = f"{tree_digest(staged)}\n{extension}"
+    before = _read(stamp)
+    if before == digest and (output / "_build" / "html" / "index.html").exists():
         # Jupyter Book would find nothing to do, after seconds of start-up: skip it.
         print(f"{output / '_build' / 'html'} is up to date")
         return
     stamp.unlink(missing_ok=True)
-    # Sphinx copies static files only when some page is rewritten: rewrite all when they changed.
-    _jupyter_book(course, staged, output, rewrite_all=tree_digest(staged / "_vendor") != assets_before)
+    # Sphinx rewrites only the pages whose sources changed: rewrite all when the static files
+    # or the site's extension (which shapes every page) changed.
+    rewrite_all = tree_digest(staged / "_vendor") != assets_before or before.partition("\n")[2] != extension
+    _jupyter_book(course, staged, output, rewrite_all=rewrite_all)
     stamp.write_text(digest)
 
 
@@ -162,11 +240,9 @@ def instructor_root(course: Course) -> Path:
 def stage_instructor(course: Course) -> Path:
     """Lay out ``_build/instructor/stage`` from the sources and the student build's executed chapters."""
     staged = instructor_root(course) / "stage"
-    for name in BOOK_DIRS:
-        shutil.rmtree(staged / name, ignore_errors=True)
     staged.mkdir(parents=True, exist_ok=True)
-    for name in BOOK_DIRS:
-        shutil.copytree(course.root / name, staged / name)
+    copy_book_dirs(course, staged)
+    stage_downloads(course, staged)
     shutil.copy2(course.root / "_toc.yml", staged / "_toc.yml")
     config = yaml.safe_load((course.root / "_config.yml").read_text())
     config["title"] = f"{config.get('title', 'Course')} (instructor edition)"
@@ -261,3 +337,125 @@ def check_no_leaks(course: Course, site: Path) -> None:
     if leaks:
         shown = "\n".join(f"  {leak.path.relative_to(site)}: {leak.line!r}" for leak in leaks[:20])
         raise RuntimeError(f"the site shows solution code or hidden tests:\n{shown}")
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+PDF_NAME = "autograd-state.pdf"
+# Print rules on top of the theme's: only the article, code wrapped rather than cut at the edge.
+PRINT_CSS = """
+.bd-header, .bd-sidebar-primary, .bd-sidebar-secondary, .bd-header-article, .bd-footer,
+.bd-footer-article, .prev-next-area, .bd-header-announcement, .skip-link, .search-button__wrapper,
+.theme-switch-button, .header-article-items { display: none !important; }
+.bd-main, .bd-content, .bd-article-container, .bd-container, .bd-page-width { max-width: none !important; }
+pre, .highlight pre, .output pre, code { white-space: pre-wrap !important; overflow-wrap: anywhere; }
+div.highlight, .cell_output, .output { overflow: visible !important; }
+img { max-width: 100% !important; break-inside: avoid; }
+h1, h2, h3 { break-after: avoid; }
+"""
+
+
+def book_pages(course: Course) -> list[str]:
+    """The pages of the book in reading order, as ``_toc.yml`` lists them (``book/intro``, ...)."""
+    toc = yaml.safe_load((course.root / "_toc.yml").read_text())
+    return [toc["root"]] + [entry["file"] for part in toc.get("parts", []) for entry in part.get("chapters", [])]
+
+
+def _contents_html(entries: list[tuple[str, int]], title: str) -> str:
+    rows = "".join(
+        f"<li><span>{html_escape(name)}</span><span>{page}</span></li>" for name, page in entries
+    )
+    return (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>Contents</title><style>"
+        "body{font-family:sans-serif;margin:2cm} ol{list-style:none;padding:0}"
+        "li{display:flex;justify-content:space-between;border-bottom:1px dotted #999;padding:4pt 0}"
+        f"</style></head><body><h1>{html_escape(title)}</h1><h2>Contents</h2><ol>{rows}</ol></body></html>"
+    )
+
+
+def html_escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def print_book(course: Course, site: Path, target: Path | None = None) -> Path:
+    """Print the built student site to one PDF through headless Chromium, offline.
+
+    Each page of the table of contents is opened from a loopback server (every other request
+    is refused), left to render its figures, widgets and explorers, and printed with the rules
+    of ``PRINT_CSS``; the pages are joined behind a contents page, with a PDF outline.
+
+    Args:
+        course: The course checkout (its ``_toc.yml`` gives the order).
+        site: The built student site, ``_build/html``.
+        target: Where to write the PDF (default ``<site>/../pdf/autograd-state.pdf``).
+
+    Returns:
+        The PDF written.
+
+    Raises:
+        RuntimeError: when Chromium or Playwright is missing, or a page fails to load.
+    """
+    from pypdf import PdfReader, PdfWriter
+
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as err:  # pragma: no cover - requirements.txt installs it
+        raise RuntimeError("printing the book needs playwright (requirements.txt)") from err
+    if not CHROMIUM.exists():
+        raise RuntimeError(f"printing the book needs Chromium at {CHROMIUM} (apt-get install chromium)")
+    target = target or site.parent / "pdf" / PDF_NAME
+    target.parent.mkdir(parents=True, exist_ok=True)
+    title = yaml.safe_load((course.root / "_config.yml").read_text()).get("title", "Course")
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format, *args):  # noqa: A002 - the signature http.server calls
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    printed: list[tuple[str, bytes]] = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox", "--disable-dev-shm-usage"]
+            )
+            context = browser.new_context(viewport={"width": 1000, "height": 1400})
+            context.route("**/*", lambda route: route.continue_()
+                          if urlparse(route.request.url).hostname in ("127.0.0.1", None)
+                          or route.request.url.startswith(("data:", "blob:")) else route.abort())
+            page = context.new_page()
+            page.set_default_timeout(60_000)
+            for name in book_pages(course):
+                response = page.goto(f"{base}/{name}.html", wait_until="load")
+                if response is None or response.status >= 400:
+                    raise RuntimeError(f"{name}.html did not load for printing")
+                page.wait_for_load_state("networkidle")
+                page.wait_for_function("[...document.images].every((img) => img.complete)")
+                page.add_style_tag(content=PRINT_CSS)
+                heading = page.locator("article h1").first
+                label = heading.inner_text().strip().rstrip("#").strip() if heading.count() else name
+                printed.append((label, page.pdf(format="A4", print_background=True,
+                                                margin={"top": "15mm", "bottom": "15mm", "left": "12mm",
+                                                        "right": "12mm"})))
+            readers = [(label, PdfReader(io.BytesIO(data))) for label, data in printed]
+            # Page numbers as printed: the contents page comes first.
+            starts, page_number = [], 2
+            for label, reader in readers:
+                starts.append((label, page_number))
+                page_number += len(reader.pages)
+            page.set_content(_contents_html(starts, title))
+            contents = PdfReader(io.BytesIO(page.pdf(format="A4")))
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    writer = PdfWriter()
+    writer.append(contents)
+    for label, reader in readers:
+        writer.add_outline_item(label, len(writer.pages))
+        writer.append(reader)
+    writer.add_metadata({"/Title": title})
+    with target.open("wb") as handle:
+        writer.write(handle)
+    return target
+

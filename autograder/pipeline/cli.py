@@ -3,6 +3,7 @@
     autograd-state release [CHAPTER ...]    student editions into release/ (nbgrader generate_assignment)
     autograd-state book                     release, stage and build the site into _build/html
     autograd-state book --edition instructor  also the instructor edition (solutions shown, collapsed)
+    autograd-state book --pdf               also print the student edition to _build/pdf/autograd-state.pdf
     autograd-state collect CHAPTER SOURCE   a folder or archive of notebooks into submitted/ (problems reported)
     autograd-state grade CHAPTER            grade in the sandbox into nbgrader's gradebook; zero tampered exercises
     autograd-state feedback CHAPTER         feedback HTML for learners (hidden tests removed)
@@ -33,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
         "--edition", choices=("student", "instructor"), default="student",
         help="instructor: also build the edition with solutions and hidden tests, into _build/instructor",
     )
+    book.add_argument("--pdf", action="store_true", help="also print the student edition to _build/pdf/")
     collect = commands.add_parser("collect", help="collect submissions into submitted/")
     collect.add_argument("chapter")
     collect.add_argument("source", type=Path, help="folder, .zip or .tar(.gz) of notebooks")
@@ -58,6 +60,10 @@ def main(argv: list[str] | None = None) -> int:
 
         site = build_book(course, edition=args.edition)
         print(f"The {args.edition} edition of the book is built: open {site / 'index.html'}")
+        if args.pdf:
+            from autograder.pipeline.book import print_book
+
+            print(f"The student edition is printed: {print_book(course, course.build / 'html')}")
     elif args.command == "collect":
         _collect(course, args)
     elif args.command == "grade":

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from nbgrader.utils import compute_checksum
 
+from autograder.gradeid import exercise_of
 from autograder.pipeline.course import is_test_cell, nbgrader_meta, read_notebook
 
 
@@ -22,11 +23,6 @@ class Tampering:
     grade_id: str
     exercise: str
     reason: str
-
-
-def exercise_of(test_grade_id: str) -> str:
-    """``views-can-view-tests-hidden`` belongs to exercise ``views-can-view``."""
-    return test_grade_id.split("-tests", 1)[0]
 
 
 def test_cell_checksums(student_edition: Path) -> dict[str, str]:

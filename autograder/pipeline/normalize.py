@@ -19,7 +19,7 @@ from nbclient import NotebookClient
 
 RICH_MIME = ("image/png", "image/jpeg", "image/svg+xml", "application/vnd.jupyter.widget-view+json", "text/html")
 KEPT_NOTEBOOK_METADATA = ("kernelspec",)
-KEPT_CELL_METADATA = ("nbgrader", "tags")
+KEPT_CELL_METADATA = ("nbgrader", "tags", "mystnb")
 
 
 def _is_rich(output: nbformat.NotebookNode) -> bool:

@@ -1,7 +1,12 @@
-"""Warm sandboxes: one zygote per worker, each with its own sandbox user, fed one job at a time."""
+"""Warm sandboxes: one zygote process per worker, each with its own sandbox user, fed one job at a time.
+
+A :class:`Worker` is the grader's handle on one zygote process (:mod:`autograder.pipeline.zygote`,
+which runs as root and forks the sandboxes).
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import queue
@@ -12,6 +17,7 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
+from autograder.pipeline import wire
 from autograder.pipeline.confine import Limits, is_root
 
 READY_SECONDS = 180.0
@@ -21,8 +27,9 @@ class SandboxUnavailable(RuntimeError):
     """The sandbox cannot run here (it needs Linux and root to create users and namespaces)."""
 
 
-class Zygote:
-    """One ``python -m autograder.pipeline.zygote`` process (it claims a sandbox user of its own)."""
+class Worker:
+    """The grader's handle on one ``python -m autograder.pipeline.zygote`` process (it claims a
+    sandbox user of its own)."""
 
     def __init__(self, index: int) -> None:
         self.index = index
@@ -49,10 +56,11 @@ class Zygote:
                 return None
         return None
 
-    def run(self, job: dict, seconds: float) -> dict | None:
-        self.process.stdin.write((json.dumps(job) + "\n").encode())
+    def run(self, job: wire.Job) -> wire.JobResult | None:
+        self.process.stdin.write(job.to_line().encode())
         self.process.stdin.flush()
-        return self._read(seconds)
+        answer = self._read(job.wait)
+        return None if answer is None else wire.JobResult.from_json(answer)
 
     def close(self) -> None:
         if self.process.poll() is None:
@@ -68,32 +76,33 @@ class Pool:
             raise SandboxUnavailable("the grading sandbox needs Linux and root (to create its users and namespaces)")
         self.limits = limits
         self.hide = [str(p) for p in hide]
-        self.idle: queue.Queue[Zygote] = queue.Queue()
+        self.idle: queue.Queue[Worker] = queue.Queue()
         with ThreadPoolExecutor(workers) as starter:
-            for zygote in starter.map(Zygote, range(workers)):
-                self.idle.put(zygote)
+            for worker in starter.map(Worker, range(workers)):
+                self.idle.put(worker)
         self.executor = ThreadPoolExecutor(workers)
         self.count = 0
 
-    def submit(self, plan: dict, limits: Limits | None = None) -> Future:
-        """Run a plan (see :mod:`autograder.pipeline.runner`) under ``limits`` (the pool's by default)."""
+    def submit(self, plan: wire.Plan, limits: Limits | None = None) -> Future:
+        """Run a plan (see :mod:`autograder.pipeline.runner`) under ``limits`` (the pool's by default);
+        the future's result is a :class:`~autograder.pipeline.wire.JobResult`."""
         limits = limits or self.limits
         self.count += 1
-        job = {"job": self.count, "plan": {**plan, "probe_seconds": limits.probe},
-               "limits": limits.as_dict(), "hide": self.hide, "wait": limits.wall + 60}
+        plan = dataclasses.replace(plan, probe_seconds=limits.probe, output_limit=limits.output)
+        job = wire.Job(self.count, plan, limits.as_dict(), self.hide, limits.wall + 60)
         return self.executor.submit(self._run, job)
 
-    def _run(self, job: dict) -> dict:
-        zygote = self.idle.get()
+    def _run(self, job: wire.Job) -> wire.JobResult:
+        worker = self.idle.get()
         try:
-            result = zygote.run(job, job["wait"])
+            result = worker.run(job)
         except (BrokenPipeError, OSError, ValueError):
             result = None
         if result is None:  # the zygote itself failed: replace it, the job counts as not run
-            zygote.close()
-            zygote = Zygote(zygote.index)
-            result = {"status": "grading worker failed", "reason": "the grading worker failed", "report": ""}
-        self.idle.put(zygote)
+            worker.close()
+            worker = Worker(worker.index)
+            result = wire.JobResult("grading worker failed", "the grading worker failed")
+        self.idle.put(worker)
         return result
 
     def close(self) -> None:

@@ -16,8 +16,8 @@ import nbformat
 from nbgrader.api import Gradebook, MissingEntry
 
 from autograder.checks import exercises
+from autograder.gradeid import exercise_of
 from autograder.pipeline.course import Course, nbgrader_meta
-from autograder.pipeline.integrity import exercise_of
 
 MARK = "Misconception: "
 TOP = 5

@@ -21,80 +21,29 @@ import warnings
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
 
-import jsonschema
+import nbformat
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.converters import Autograde
 from nbgrader.coursedir import CourseDirectory
-from nbgrader.nbgraderformat import MetadataValidator, ValidationError
-from nbgrader.preprocessors import CheckCellMetadata, Execute, NbGraderPreprocessor
+from nbgrader.preprocessors import CheckCellMetadata, Execute
 from sqlalchemy.exc import SAWarning
 from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
 import autograder
 from autograder.pipeline import verdict as verdicts
+from autograder.pipeline import wire
 from autograder.pipeline.confine import Limits
 from autograder.pipeline.course import Course, read_notebook
-from autograder.pipeline.grade import Flag, _write_flags, _zero_tampered, submissions
+from autograder.pipeline.flags import Flag, submissions, write_flags, zero_tampered
 from autograder.pipeline.integrity import check_submission, test_cell_checksums
 from autograder.pipeline.pool import Pool
+from autograder.pipeline.preprocessors import CheckCellMetadataOnce, SandboxVerdicts
 from autograder.pipeline.progress import Progress
 
 # What the sandbox must never read: the instructor sources, other submissions, the gradebook.
 PRIVATE_FOLDERS = ("notebooks", "source", "release", "submitted", "autograded", "feedback", "reports", ".git")
-
-
-class SandboxVerdicts(NbGraderPreprocessor):
-    """Stands where nbgrader's ``Execute`` stands: outputs come from the trusted checker's verdict."""
-
-    decided: ClassVar[dict[str, verdicts.Verdict]] = {}
-
-    def preprocess(self, nb, resources):
-        student = resources["nbgrader"]["student"]
-        verdict = self.decided[student]
-        for cell in nb.cells:
-            grade_id = (cell.metadata.get("nbgrader") or {}).get("grade_id")
-            if cell.cell_type != "code":
-                continue
-            if grade_id in verdict.tests:
-                cell.outputs = verdict.tests[grade_id].outputs()
-            else:
-                cell.outputs = verdict.outputs.get(grade_id, [])
-        return nb, resources
-
-
-class _MetadataValidator(MetadataValidator):
-    """nbgrader's metadata validator with its (constant) JSON schema compiled once, not per cell.
-
-    ``jsonschema.validate`` re-checks the schema itself on every call: for a chapter of 76 cells,
-    twice per submission, that is half of nbgrader's own time per submission. The checks made on
-    each cell are the same.
-    """
-
-    _compiled: ClassVar[dict[int, object]] = {}
-
-    def validate_cell(self, cell) -> None:
-        if "nbgrader" not in cell.metadata:
-            return
-        if cell.metadata["nbgrader"].get("schema_version", 0) != self.schema_version:
-            super().validate_cell(cell)  # raises nbgrader's own schema-version error
-        if self.schema_version not in self._compiled:
-            self._compiled[self.schema_version] = jsonschema.validators.validator_for(self.schema)(self.schema)
-        self._compiled[self.schema_version].validate(cell.metadata["nbgrader"])
-
-
-class CheckCellMetadataOnce(CheckCellMetadata):
-    """nbgrader's ``CheckCellMetadata`` using :class:`_MetadataValidator`."""
-
-    def preprocess(self, nb, resources):
-        try:
-            _MetadataValidator().validate_nb(nb)
-        except ValidationError as err:
-            self.log.error("Notebook failed to validate; the nbgrader metadata may be corrupted.")
-            raise ValidationError("Notebook failed to validate; the nbgrader metadata may be corrupted.") from err
-        return nb, resources
 
 
 @dataclass
@@ -105,6 +54,7 @@ class Outcome:
     skipped: list[str] = field(default_factory=list)
     flags: list[Flag] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
+    decided: dict[str, verdicts.Verdict] = field(default_factory=dict)
 
 
 def shard_of(student: str, count: int) -> int:
@@ -161,6 +111,74 @@ def _config(course: Course, db: str) -> Config:
     return config
 
 
+@dataclass
+class GradingRun:
+    """One run of the grader over an assignment: what every submission's verdict is judged and
+    recorded against."""
+
+    course: Course
+    assignment: str
+    db: str
+    config: Config
+    edition: nbformat.NotebookNode
+    key: verdicts.Key
+    checksums: dict[str, str]
+    outcome: Outcome
+
+    def record(self, student: str, path: Path, result: wire.JobResult) -> None:
+        """Judge one sandbox result, let nbgrader write it, then record partial credit and apply
+        the course's tamper rule."""
+        decided = verdicts.judge(result, self.edition, self.key)
+        self.outcome.decided[student] = decided
+        self.outcome.seconds[student] = decided.seconds
+        self.outcome.flags += [Flag(student, self.assignment, "", problem) for problem in decided.problems]
+        SandboxVerdicts.decided[student] = decided
+        coursedir = CourseDirectory(config=self.config)
+        coursedir.assignment_id, coursedir.student_id = self.assignment, student
+        converter = Autograde(coursedir=coursedir, config=self.config)
+        try:
+            with warnings.catch_warnings():
+                # nbgrader's gradebook code trips SQLAlchemy's autoflush warnings: not the instructor's concern.
+                warnings.simplefilter("ignore", SAWarning)
+                converter.start()
+        except Exception as err:  # noqa: BLE001 - one submission nbgrader refuses must not stop the class
+            self.flag(student, f"not graded: nbgrader could not grade it ({err})")
+            return
+        finally:
+            SandboxVerdicts.decided.pop(student, None)
+        with Gradebook(self.db) as gradebook:
+            if not _graded(gradebook, self.assignment, student):
+                self.flag(student, "not graded: nbgrader could not grade this submission")
+                return
+            _record_partial_credit(gradebook, self.assignment, student, decided)
+            try:
+                tampered = check_submission(self.checksums, path)
+            except ValueError:
+                tampered = []  # unreadable: already flagged, and nothing of it ran
+            self.outcome.flags += zero_tampered(gradebook, list(self.checksums), self.assignment, student, tampered)
+        self.outcome.graded.append(student)
+
+    def flag(self, student: str, reason: str) -> None:
+        self.outcome.flags.append(Flag(student, self.assignment, "", reason))
+
+
+def _record_partial_credit(gradebook: Gradebook, assignment: str, student: str, decided: verdicts.Verdict) -> None:
+    """nbgrader scores a failed test cell 0; the engine's verdict gives it the points of the cases
+    that passed."""
+    changed = False
+    for grade_id, cell in decided.tests.items():
+        if cell.verdict is None or cell.verdict.message() is None:
+            continue
+        try:
+            grade = gradebook.find_grade(grade_id, assignment, assignment, student)
+        except MissingEntry:
+            continue
+        grade.auto_score = float(min(cell.earned, grade.max_score))
+        changed = True
+    if changed:
+        gradebook.db.commit()
+
+
 def grade_chapter(
     course: Course,
     chapter: str,
@@ -170,6 +188,7 @@ def grade_chapter(
     limits: Limits | None = None,
     force: bool = False,
     progress: bool = True,
+    seed: int | None = None,
 ) -> Outcome:
     """Grade every (changed) submission of a chapter in the sandbox and record it in the gradebook.
 
@@ -182,6 +201,7 @@ def grade_chapter(
         limits: Resource limits of each submission.
         force: Regrade submissions already graded in their current form.
         progress: Draw a progress bar on stderr.
+        seed: Seed of the inputs that cases draw (a fresh one per run when None).
 
     Returns:
         Who was graded or skipped, every flag raised (also written to ``autograded/<chapter>-flags.csv``).
@@ -190,7 +210,7 @@ def grade_chapter(
     limits = limits or Limits()
     edition = read_notebook(course.release_notebook(chapter))
     checksums = test_cell_checksums(course.release_notebook(chapter))
-    key = verdicts.Key.of(chapter)
+    key = verdicts.Key.of(chapter, seed)
     shard_name = f"-shard{shard[0]}of{shard[1]}" if shard else ""
     state = State(course.autograded / f".{chapter}{shard_name}-graded.json")
     fingerprint = grader_fingerprint() + hashlib.sha256(json.dumps(checksums, sort_keys=True).encode()).hexdigest()
@@ -210,7 +230,7 @@ def grade_chapter(
         return outcome
 
     bar = Progress(len(todo), f"{chapter} submissions graded") if progress else None
-    config = _config(course, db)
+    run = GradingRun(course, chapter, db, _config(course, db), edition, key, checksums, outcome)
     logging.getLogger("traitlets").setLevel(logging.ERROR)
     with Pool(workers, limits, hidden_paths(course, db)) as pool:
         futures: dict[str, Future] = {}
@@ -220,15 +240,14 @@ def grade_chapter(
             except ValueError as err:
                 # nbgrader records an unreadable notebook with zero points; so does this grader.
                 futures[student] = Future()
-                futures[student].set_result({"status": "not run", "reason": f"unreadable submission: {err}"})
+                futures[student].set_result(wire.JobResult("not run", f"unreadable submission: {err}"))
         for student, path, digest in todo:
-            _record(course, chapter, db, config, student, path, futures[student].result(), edition, key,
-                    checksums, outcome)
+            run.record(student, path, futures[student].result())
             state.hashes[student] = digest
             state.save()
             if bar:
                 bar.step(student)
-    _write_flags(course.autograded / f"{chapter}{shard_name}-flags.csv", outcome.flags)
+    write_flags(course.autograded / f"{chapter}{shard_name}-flags.csv", outcome.flags)
     return outcome
 
 
@@ -238,35 +257,3 @@ def _graded(gradebook: Gradebook, chapter: str, student: str) -> bool:
     except MissingEntry:
         return False
     return True
-
-
-def _record(course, chapter, db, config, student, path, result, edition, key, checksums, outcome) -> None:
-    """Judge one sandbox result and let nbgrader write it, then apply the course's tamper rule."""
-    decided = verdicts.judge(result, edition, key)
-    outcome.seconds[student] = decided.seconds
-    outcome.flags += [Flag(student, chapter, "", problem) for problem in decided.problems]
-    SandboxVerdicts.decided[student] = decided
-    coursedir = CourseDirectory(config=config)
-    coursedir.assignment_id, coursedir.student_id = chapter, student
-    converter = Autograde(coursedir=coursedir, config=config)
-    try:
-        with warnings.catch_warnings():
-            # nbgrader's gradebook code trips SQLAlchemy's autoflush warnings; they are not the instructor's concern.
-            warnings.simplefilter("ignore", SAWarning)
-            converter.start()
-    except Exception as err:  # noqa: BLE001 - one submission nbgrader refuses must not stop the class
-        outcome.flags.append(Flag(student, chapter, "", f"not graded: nbgrader could not grade it ({err})"))
-        return
-    finally:
-        SandboxVerdicts.decided.pop(student, None)
-    with Gradebook(db) as gradebook:
-        if not _graded(gradebook, chapter, student):
-            outcome.flags.append(Flag(student, chapter, "", "not graded: nbgrader could not grade this submission"))
-            return
-        try:
-            tampered = check_submission(checksums, path)
-        except ValueError:
-            tampered = []  # unreadable: already flagged, and nothing of it ran
-        outcome.flags += _zero_tampered(gradebook, list(checksums), chapter, student, tampered)
-    outcome.graded.append(student)
-

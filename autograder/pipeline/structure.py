@@ -1,4 +1,4 @@
-"""Structure rules every chapter notebook follows; each problem names the cell."""
+"""Structure rules every chapter and closed-book companion notebook follows; each problem names the cell."""
 
 from __future__ import annotations
 
@@ -6,8 +6,10 @@ from collections import Counter
 from pathlib import Path
 
 from autograder.checks import exercises
+from autograder.gradeid import COMPANION, test_cell
 from autograder.pipeline.course import is_answer_cell, is_test_cell, nbgrader_meta, read_notebook
 
+COMPANION_SECTIONS = ("## Rules",)
 SECTIONS = (
     "## 1. Why it matters",
     "## 2. How it works",
@@ -41,7 +43,8 @@ def problems(path: Path) -> list[str]:
             found.append(f"{where} {grade_id!r}: a test cell must carry points")
     found += [f"grade_id {gid!r} is used by {n} cells" for gid, n in ids.items() if n > 1]
     text = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "markdown")
-    found += [f"section {heading!r} is missing" for heading in SECTIONS if heading not in text]
+    headings = COMPANION_SECTIONS if chapter.endswith(COMPANION) else SECTIONS
+    found += [f"section {heading!r} is missing" for heading in headings if heading not in text]
     found += _test_cells_match_cases(notebook, chapter)
     return found
 
@@ -54,18 +57,19 @@ def _test_cells_match_cases(notebook, chapter: str) -> list[str]:
         if grade_id not in cells or not is_answer_cell(cells[grade_id]):
             found.append(f"exercise {grade_id!r}: no answer cell")
             continue
-        for suffix, hidden in (("-tests", False), ("-tests-hidden", True)):
-            cell = cells.get(grade_id + suffix)
+        for hidden in (False, True):
+            name = test_cell(grade_id, hidden)
+            cell = cells.get(name)
             if cell is None or not is_test_cell(cell):
-                found.append(f"exercise {grade_id!r}: no test cell {grade_id + suffix!r}")
+                found.append(f"exercise {grade_id!r}: no test cell {name!r}")
                 continue
             points = float(nbgrader_meta(cell).get("points") or 0)
             if points != exercise.points(hidden):
                 found.append(
-                    f"test cell {grade_id + suffix!r}: worth {points:g} points, its cases sum to "
+                    f"test cell {name!r}: worth {points:g} points, its cases sum to "
                     f"{exercise.points(hidden)}"
                 )
             call = f'grade("{grade_id}", {exercise.answer}' + (", hidden=True)" if hidden else ")")
             if call not in cell.source:
-                found.append(f"test cell {grade_id + suffix!r}: does not call {call}")
+                found.append(f"test cell {name!r}: does not call {call}")
     return found

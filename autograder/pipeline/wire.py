@@ -1,4 +1,10 @@
-"""Results as data: how the sandbox reports what an answer returned, and how the grader reads it.
+"""The messages between the grader, the zygote and the sandbox, as typed data.
+
+The grader sends a :class:`Job` (a :class:`Plan` of :class:`CodeStep` and :class:`ProbeStep`, and
+the limits) to a zygote; the sandbox writes :class:`CellReport` and :class:`ProbeReport` lines as
+it runs the plan (a probe report carries a test cell's
+:class:`~autograder.engine.CellObservation`); the zygote answers with a :class:`JobResult`.
+Everything is JSON; the grader reads every line the sandbox wrote as untrusted data.
 
 The sandbox encodes a result into JSON with a tag per value, so that exact types survive the trip
 (``True`` stays a bool, ``(8, 1)`` stays a tuple of ints). Tensors travel in one ``torch.save``
@@ -12,7 +18,12 @@ from __future__ import annotations
 
 import base64
 import io
+import json
+from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from autograder.engine import CellObservation, Observation, Raised
+from autograder.values import short_repr, type_name
 
 MAX_DEPTH = 20
 MAX_ITEMS = 100_000
@@ -30,14 +41,21 @@ def encode(value: Any) -> dict:
     data = _encode(value, tensors, 0)
     message = {"value": data}
     if tensors:
-        import torch
-
-        buffer = io.BytesIO()
-        torch.save(tensors, buffer)
-        if buffer.tell() > MAX_TENSOR_BYTES:
+        blob = _save_tensors(tensors)
+        if blob is None:
             return {"value": {"t": "other", "type": "torch.Tensor", "repr": "<tensors too large to report>"}}
-        message["tensors"] = base64.b64encode(buffer.getvalue()).decode("ascii")
+        message["tensors"] = blob
     return message
+
+
+def _save_tensors(tensors: list) -> str | None:
+    import torch
+
+    buffer = io.BytesIO()
+    torch.save(tensors, buffer)
+    if buffer.tell() > MAX_TENSOR_BYTES:
+        return None
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
 def _encode(value: Any, tensors: list, depth: int) -> dict:
@@ -66,9 +84,7 @@ def _encode(value: Any, tensors: list, depth: int) -> dict:
 
 
 def _other(value: Any) -> dict:
-    from autograder.checks import _short_repr, _type_name
-
-    return {"t": "other", "type": _type_name(value), "repr": _short_repr(value)}
+    return {"t": "other", "type": type_name(value), "repr": short_repr(value)}
 
 
 # ----------------------------------------------------------------------------------- decoding
@@ -176,3 +192,243 @@ def _typed(value: Any, kind: type) -> Any:
     if type(value) is not kind:
         raise WireError(f"expected {kind.__name__} in a result")
     return value
+
+
+# ---------------------------------------------------------------------------- observations
+def encode_observation(seen: CellObservation) -> dict:
+    """A test cell's observations as tagged JSON (one tensor blob for all its values)."""
+    tensors: list = []
+    cases = {}
+    for name, observation in seen.cases.items():
+        raised = observation.raised
+        cases[name] = {
+            "value": _encode(observation.value, tensors, 0),
+            "raised": None if raised is None else [raised.type_name, raised.message, raised.by_torch],
+            "calls": list(observation.calls),
+        }
+    message: dict = {"cases": cases, "missing": seen.missing, "rejected": seen.rejected,
+                     "unfinished": seen.unfinished}
+    if tensors:
+        blob = _save_tensors(tensors)
+        if blob is None:
+            return {"cases": {}, "missing": None, "rejected": None,
+                    "unfinished": "the answer's tensors were too large to report"}
+        message["tensors"] = blob
+    return message
+
+
+def decode_observation(message: Any) -> CellObservation:
+    """Read a test cell's observations (trusted side).
+
+    Raises:
+        WireError: when the message is not what :func:`encode_observation` produces.
+    """
+    if type(message) is not dict or type(message.get("cases")) is not dict:
+        raise WireError("observations must be an object with cases")
+    tensors = _load_tensors(message["tensors"]) if "tensors" in message else []
+    counter = [0]
+    cases = {}
+    for name, item in message["cases"].items():
+        if type(item) is not dict:
+            raise WireError("malformed observation")
+        raised = item.get("raised")
+        if raised is not None:
+            if (type(raised) is not list or len(raised) != 3 or type(raised[0]) is not str
+                    or type(raised[1]) is not str or type(raised[2]) is not bool):
+                raise WireError("malformed exception")
+            raised = Raised(raised[0][:200], raised[1][:2000], raised[2])
+        calls = item.get("calls")
+        if type(calls) is not list or not all(type(c) is str for c in calls):
+            raise WireError("malformed calls")
+        cases[str(name)] = Observation(_decode(item.get("value"), tensors, counter, 0), raised,
+                                       tuple(c[:100] for c in calls[:100]))
+    return CellObservation(cases, *(_optional_text(message.get(k)) for k in ("missing", "rejected", "unfinished")))
+
+
+def _optional_text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if type(value) is not str:
+        raise WireError("expected text or null")
+    return value[:2000]
+
+
+# ------------------------------------------------------------------------------ messages
+@dataclass(frozen=True)
+class CodeStep:
+    """Run one code cell (``key`` is its grade id, or ``#<index>`` for a cell the learner added)."""
+
+    key: str
+    source: str
+
+
+@dataclass(frozen=True)
+class ProbeStep:
+    """Observe a test cell's cases where it stood: the exercise, its answer name, which cases."""
+
+    key: str
+    exercise: str
+    answer: str
+    hidden: bool
+    seed: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the sandbox runs for one submission, in order."""
+
+    assignment: str
+    steps: list[CodeStep | ProbeStep]
+    probe_seconds: float = 60.0
+    output_limit: int = 64 * 2**10
+
+    def to_json(self) -> dict:
+        return {"assignment": self.assignment, "probe_seconds": self.probe_seconds,
+                "output_limit": self.output_limit,
+                "steps": [{"kind": "probe" if isinstance(s, ProbeStep) else "code", **asdict(s)} for s in self.steps]}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Plan:
+        steps: list[CodeStep | ProbeStep] = []
+        for step in data["steps"]:
+            kind = step.pop("kind")
+            steps.append(ProbeStep(**step) if kind == "probe" else CodeStep(**step))
+        return cls(data["assignment"], steps, float(data["probe_seconds"]), int(data["output_limit"]))
+
+
+@dataclass(frozen=True)
+class Job:
+    """One submission's plan with the limits and hidden paths of its sandbox."""
+
+    number: int
+    plan: Plan
+    limits: dict
+    hide: list[str]
+    wait: float
+
+    def to_line(self) -> str:
+        return json.dumps({"job": self.number, "plan": self.plan.to_json(), "limits": self.limits,
+                           "hide": self.hide, "wait": self.wait}) + "\n"
+
+    @classmethod
+    def from_line(cls, line: str) -> Job:
+        data = json.loads(line)
+        return cls(data["job"], Plan.from_json(data["plan"]), data["limits"], data["hide"], data["wait"])
+
+
+@dataclass(frozen=True)
+class JobResult:
+    """What the zygote says about one job: how it ended, and every line the sandbox reported."""
+
+    status: str
+    reason: str = ""
+    seconds: float = 0.0
+    killed: int = 0
+    report: str = ""
+
+    def to_line(self, number: int) -> str:
+        return json.dumps({"job": number, **asdict(self)}) + "\n"
+
+    @classmethod
+    def from_json(cls, data: dict) -> JobResult:
+        return cls(str(data.get("status", "")), str(data.get("reason", "")), float(data.get("seconds", 0.0)),
+                   int(data.get("killed", 0)), str(data.get("report", "")))
+
+
+@dataclass(frozen=True)
+class Stream:
+    """Text a cell printed."""
+
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Error:
+    """The exception a cell ended with."""
+
+    ename: str
+    evalue: str
+
+
+@dataclass(frozen=True)
+class CellReport:
+    """A code cell's outputs, as the sandbox reported them."""
+
+    cell: str
+    outputs: list[Stream | Error] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ProbeReport:
+    """A test cell's observations, or why its checks did not finish."""
+
+    probe: str
+    observation: CellObservation | None = None
+    failed: str | None = None
+
+
+def cell_line(report: CellReport) -> dict:
+    outputs = [{"name": o.name, "text": o.text} if isinstance(o, Stream) else {"ename": o.ename, "evalue": o.evalue}
+               for o in report.outputs]
+    return {"cell": report.cell, "outputs": outputs}
+
+
+def probe_line(report: ProbeReport) -> dict:
+    if report.observation is None:
+        return {"probe": report.probe, "failed": report.failed or "the checks did not report"}
+    return {"probe": report.probe, "observation": encode_observation(report.observation)}
+
+
+END = {"end": True}
+
+
+@dataclass
+class Reports:
+    """Every well-formed line of a sandbox report, read as untrusted data (trusted side)."""
+
+    cells: dict[str, CellReport] = field(default_factory=dict)
+    probes: dict[str, ProbeReport] = field(default_factory=dict)
+    ended: bool = False
+
+    @classmethod
+    def read(cls, text: str) -> Reports:
+        found = cls()
+        for line in text.splitlines():
+            try:
+                message = json.loads(line)
+            except ValueError:
+                continue
+            if type(message) is not dict:
+                continue
+            if message.get("end") is True:
+                found.ended = True
+            # The last line of a key wins: the sandbox writes the real one after the cells that
+            # could forge an earlier one.
+            elif type(message.get("cell")) is str:
+                found.cells[message["cell"]] = CellReport(message["cell"], _outputs(message.get("outputs")))
+            elif type(message.get("probe")) is str:
+                found.probes[message["probe"]] = _probe(message)
+        return found
+
+
+def _outputs(outputs: Any) -> list[Stream | Error]:
+    result: list[Stream | Error] = []
+    for out in outputs if type(outputs) is list else []:
+        if type(out) is not dict:
+            continue
+        if type(out.get("ename")) is str:
+            result.append(Error(out["ename"], str(out.get("evalue", ""))))
+        elif out.get("name") in ("stdout", "stderr") and type(out.get("text")) is str:
+            result.append(Stream(out["name"], out["text"]))
+    return result
+
+
+def _probe(message: dict) -> ProbeReport:
+    if "observation" in message:
+        try:
+            return ProbeReport(message["probe"], decode_observation(message["observation"]))
+        except WireError as err:
+            return ProbeReport(message["probe"], failed=f"unreadable observations: {err}")
+    text = str(message.get("failed", "the checks did not report"))[-300:].strip()
+    return ProbeReport(message["probe"], failed=(text.splitlines() or ["the checks did not report"])[-1])

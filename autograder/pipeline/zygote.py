@@ -19,7 +19,7 @@ import signal
 import sys
 import time
 
-from autograder.pipeline import confine
+from autograder.pipeline import confine, wire
 
 MAX_REPORT = 256 * 2**20
 # Seconds a job's pipes may stay open after its process ended (held by something it started).
@@ -67,9 +67,9 @@ def _rehearse() -> None:
     InteractiveShell.clear_instance()
 
 
-def run_job(job: dict, uid: int, gid: int) -> dict:
+def run_job(job: wire.Job, uid: int, gid: int) -> wire.JobResult:
     """Fork, confine and run one job; collect its report and clean up everything it started."""
-    limits = confine.Limits(**job["limits"])
+    limits = confine.Limits(**job.limits)
     report_r, report_w = os.pipe()
     output_r, output_w = os.pipe()
     pid = os.fork()
@@ -83,12 +83,12 @@ def run_job(job: dict, uid: int, gid: int) -> dict:
             os.closerange(3, report_w)
             os.closerange(report_w + 1, 65536)
             os.setsid()
-            confine.confine(uid, gid, limits, job["hide"])
+            confine.confine(uid, gid, limits, job.hide)
             from autograder.pipeline.runner import run_plan
 
             sys.stdout = os.fdopen(1, "w", buffering=1, closefd=False)
             sys.stderr = os.fdopen(2, "w", buffering=1, closefd=False)
-            run_plan(job["plan"], report_w)
+            run_plan(job.plan, report_w)
             os._exit(0)
         except BaseException:  # noqa: BLE001 - whatever happens, the child never returns
             os._exit(70)
@@ -97,7 +97,7 @@ def run_job(job: dict, uid: int, gid: int) -> dict:
     return _supervise(pid, uid, report_r, output_r, limits)
 
 
-def _supervise(pid: int, uid: int, report_r: int, output_r: int, limits: confine.Limits) -> dict:
+def _supervise(pid: int, uid: int, report_r: int, output_r: int, limits: confine.Limits) -> wire.JobResult:
     started = time.monotonic()
     deadline = started + limits.wall
     report, output_size, status, reason, exited = bytearray(), 0, None, "", 0.0
@@ -135,13 +135,8 @@ def _supervise(pid: int, uid: int, report_r: int, output_r: int, limits: confine
     confine.reap()
     for fd in (report_r, output_r):
         os.close(fd)
-    return {
-        "status": _describe(status),
-        "reason": reason,
-        "seconds": round(time.monotonic() - started, 3),
-        "killed": killed,
-        "report": report.decode("utf-8", errors="replace"),
-    }
+    return wire.JobResult(_describe(status), reason, round(time.monotonic() - started, 3), killed,
+                          report.decode("utf-8", errors="replace"))
 
 
 def _describe(status: int | None) -> str:
@@ -181,10 +176,8 @@ def main() -> int:
     out.write(json.dumps({"ready": True, "uid": uid}) + "\n")
     out.flush()
     for line in sys.stdin:
-        job = json.loads(line)
-        result = run_job(job, uid, gid)
-        result["job"] = job["job"]
-        out.write(json.dumps(result) + "\n")
+        job = wire.Job.from_line(line)
+        out.write(run_job(job, uid, gid).to_line(job.number))
         out.flush()
     return 0
 

@@ -310,10 +310,21 @@
 
   // ---- the op language (stridelab/chain.py) -----------------------------------------------
 
-  const CALLS = { transpose: [2, 2], permute: [1, null], expand: [1, null], unsqueeze: [1, 1], view: [1, null] };
-  const SEQUENCE_CALLS = new Set(["permute", "expand", "view"]);
+  const CALLS = {
+    transpose: [2, 2], permute: [1, null], expand: [1, null], unsqueeze: [1, 1], view: [1, null],
+    narrow: [3, 3], select: [2, 2], unbind: [0, 1], split: [1, 2], chunk: [1, 2], diagonal: [0, 3],
+    unfold: [3, 3], squeeze: [0, null], movedim: [2, 2], flatten: [0, 2], as_strided: [2, 3],
+  };
+  const SEQUENCE_CALLS = new Set(["permute", "expand", "view", "squeeze"]);
+  // Arguments that may (or must) be a tuple of integers: "method position".
+  const TUPLE_ARGS = new Set(["split 0", "movedim 0", "movedim 1", "as_strided 0", "as_strided 1"]);
+  const TUPLE_ONLY = new Set(["as_strided 0", "as_strided 1"]);
+  // These return a tuple of views: the chain takes one piece, as in split(2, 1)[0].
+  const PIECE_CALLS = new Set(["unbind", "split", "chunk"]);
   const EXAMPLES =
-    "T, transpose(0, 1), permute(1, 0), [1:3], [:, ::2], [0], expand(3, 4, 8), unsqueeze(0), view(2, 16)";
+    "T, transpose(0, 1), permute(1, 0), [1:3], [:, ::2], [0], expand(3, 4, 8), unsqueeze(0), view(2, 16), " +
+    "narrow(1, 2, 3), select(0, 1), unbind(0)[1], split(3, 1)[0], chunk(2, 1)[1], diagonal(), " +
+    "unfold(1, 3, 2), squeeze(), movedim(0, -1), flatten(), as_strided((2, 2), (1, 2), 1)";
   const ELLIPSIS = "...";
 
   function parseInt_(text, source) {
@@ -356,21 +367,61 @@
       const items = splitItems(code.slice(1, -1)).map((part) => parseIndexItem(part, source));
       return { kind: "index", args: items, text: source };
     }
-    const call = /^([A-Za-z_]\w*)\s*\((.*)\)$/.exec(code);
+    const call = /^([A-Za-z_]\w*)\s*\((.*)\)(?:\s*\[\s*([^\]]*)\])?$/.exec(code);
     if (!call || !Object.prototype.hasOwnProperty.call(CALLS, call[1])) {
       throw new Error(`unknown op '${source}'; try one of: ${EXAMPLES}`);
     }
     const name = call[1];
-    let inner = call[2].trim();
-    const packed = /^[([](.*)[)\]]$/.exec(inner);
-    if (SEQUENCE_CALLS.has(name) && packed && !/[()[\]]/.test(packed[1])) inner = packed[1];
-    const args = inner === "" ? [] : splitItems(inner).map((part) => parseInt_(part, source));
+    const piece = call[3] === undefined ? null : parseInt_(call[3], source);
+    if (piece !== null && !PIECE_CALLS.has(name)) {
+      throw new Error(`in '${source}': ${name} returns one tensor, so it takes no [index]`);
+    }
+    if (piece === null && PIECE_CALLS.has(name)) {
+      throw new Error(`${name} returns a tuple of views: pick one piece, e.g. ${name}(...)[0], in '${source}'`);
+    }
+    let args = splitArgs(call[2], source);
+    if (SEQUENCE_CALLS.has(name) && args.length === 1 && Array.isArray(args[0])) args = args[0];
     const [fewest, most] = CALLS[name];
     if (args.length < fewest || (most !== null && args.length > most)) {
       const wanted = fewest === most ? String(fewest) : `at least ${fewest}`;
-      throw new Error(`${name} takes ${wanted} integer argument(s), got ${args.length} in '${source}'`);
+      throw new Error(`${name} takes ${wanted} argument(s), got ${args.length} in '${source}'`);
     }
-    return { kind: name, args, text: source };
+    args.forEach((arg, position) => {
+      const key = `${name} ${position}`;
+      if (Array.isArray(arg) && !TUPLE_ARGS.has(key)) {
+        throw new Error(`in '${source}': expected an integer, got '(${arg.join(", ")})'`);
+      }
+      if (!Array.isArray(arg) && TUPLE_ONLY.has(key)) {
+        throw new Error(`in '${source}': argument ${position + 1} of ${name} is a tuple of integers`);
+      }
+    });
+    return { kind: name, args, text: source, piece };
+  }
+
+  function splitArgs(text, source) {
+    // Top-level comma-separated arguments: integers, or a (tuple) / [list] of integers.
+    const args = [];
+    let depth = 0;
+    let current = "";
+    for (const ch of text + ",") {
+      if (ch === "(" || ch === "[") depth += 1;
+      if (ch === ")" || ch === "]") depth -= 1;
+      if (depth < 0 || depth > 1) throw new Error(`cannot parse '${source}'; try one of: ${EXAMPLES}`);
+      if (ch === "," && depth === 0) {
+        args.push(current);
+        current = "";
+      } else {
+        current += ch;
+      }
+    }
+    if (depth !== 0) throw new Error(`cannot parse '${source}'; try one of: ${EXAMPLES}`);
+    if (args.length > 1 && args[args.length - 1].trim() === "") args.pop();
+    if (args.length === 1 && args[0].trim() === "") return [];
+    return args.map((arg) => {
+      const packed = /^\s*[([](.*)[)\]]\s*$/.exec(arg);
+      if (!packed) return parseInt_(arg, source);
+      return packed[1].trim() === "" ? [] : splitItems(packed[1]).map((part) => parseInt_(part, source));
+    });
   }
 
   function parseShape(text) {
@@ -399,7 +450,8 @@
   function opCode(op) {
     if (op.kind === "T") return ".T";
     if (op.kind === "index") return "[" + op.args.map(itemCode).join(", ") + "]";
-    return `.${op.kind}(${op.args.join(", ")})`;
+    const args = op.args.map((a) => (Array.isArray(a) ? "(" + a.join(", ") + (a.length === 1 ? ",)" : ")") : String(a)));
+    return `.${op.kind}(${args.join(", ")})` + (op.piece === null || op.piece === undefined ? "" : `[${op.piece}]`);
   }
 
   function applyIndex(l, items) {
@@ -426,7 +478,178 @@
     return l;
   }
 
-  function applyOp(l, op) {
+  // ---- the other view ops (stridelab/chain.py, ATen's rules) -------------------------------
+
+  function narrow(l, dim, start, length) {
+    const d = wrapDim(dim, l.shape.length);
+    const size = l.shape[d];
+    if (!(-size <= start && start <= size)) {
+      throw new Error(`narrow: start ${start} is out of range for dim ${d} of size ${size}`);
+    }
+    const first = start < 0 ? start + size : start;
+    if (length < 0 || first + length > size) {
+      throw new Error(`narrow: start ${first} + length ${length} exceeds dim ${d} of size ${size}`);
+    }
+    return sliceDim(l, d, first, first + length, 1);
+  }
+
+  function pick(pieces, piece, what) {
+    if (!(-pieces.length <= piece && piece < pieces.length)) {
+      throw new Error(`${what} gives ${pieces.length} piece(s), so [${piece}] is out of range`);
+    }
+    return pieces[((piece % pieces.length) + pieces.length) % pieces.length];
+  }
+
+  function splitPieces(size, split, what) {
+    if (Array.isArray(split)) {
+      if (split.some((n) => n < 0) || split.reduce((a, b) => a + b, 0) !== size) {
+        throw new Error(`${what}: split sizes (${split.join(", ")}) must be non-negative and add up to the dim's ${size}`);
+      }
+      let start = 0;
+      return split.map((n) => {
+        const piece = [start, n];
+        start += n;
+        return piece;
+      });
+    }
+    if (split < 0 || (split === 0 && size !== 0)) throw new Error(`${what}: split size must be positive, got ${split}`);
+    const count = split ? Math.max(Math.ceil(size / split), 1) : 1;
+    return range(0, count - 1).map((k) => [k * split, Math.min(split, size - k * split)]);
+  }
+
+  function pieceOf(l, op) {
+    const [first, second] = op.args;
+    if (op.kind === "unbind") {
+      const dim = first === undefined ? 0 : first;
+      const d = wrapDim(dim, l.shape.length);
+      const pieces = range(0, l.shape[d] - 1).map((k) => [k, 1]);
+      return select(l, d, pick(pieces, op.piece, `unbind(${dim})`)[0]);
+    }
+    const dim = second === undefined ? 0 : second;
+    const d = wrapDim(dim, l.shape.length);
+    const size = l.shape[d];
+    let pieces;
+    let what;
+    if (op.kind === "split") {
+      what = `split(${Array.isArray(first) ? "(" + first.join(", ") + ")" : first}, ${dim})`;
+      pieces = splitPieces(size, first, what);
+    } else {
+      if (first <= 0) throw new Error(`chunk expects a positive number of chunks, got ${first}`);
+      what = `chunk(${first}, ${dim})`;
+      // An empty dim still gives that many empty pieces (ATen splits it with sizes).
+      pieces = size === 0 ? range(1, first).map(() => [0, 0]) : splitPieces(size, Math.ceil(size / first), what);
+    }
+    const [start, length] = pick(pieces, op.piece, what);
+    return sliceDim(l, d, start, start + length, 1);
+  }
+
+  function diagonal(l, offset, dim1, dim2) {
+    const a = wrapDim(dim1, l.shape.length);
+    const b = wrapDim(dim2, l.shape.length);
+    if (a === b) throw new Error(`diagonal dimensions cannot be identical ${dim1}, ${dim2}`);
+    let size;
+    let start;
+    if (offset >= 0) {
+      size = Math.max(Math.min(l.shape[a], l.shape[b] - offset), 0);
+      start = offset * l.stride[b];
+    } else {
+      size = Math.max(Math.min(l.shape[a] + offset, l.shape[b]), 0);
+      start = -offset * l.stride[a];
+    }
+    const keep = (_, d) => d !== a && d !== b;
+    return layout(
+      l.shape.filter(keep).concat([size]),
+      l.stride.filter(keep).concat([l.stride[a] + l.stride[b]]),
+      l.offset + (size ? start : 0),
+    );
+  }
+
+  function unfold(l, dim, size, step) {
+    if (l.shape.length === 0) {
+      wrapDim(dim, 1);
+      if (!(size >= 0 && size <= 1) || step <= 0) {
+        throw new Error(`unfold: a 0-d tensor takes size 0 or 1 and a positive step, got ${size}, ${step}`);
+      }
+      return layout([size], [1], l.offset);
+    }
+    const d = wrapDim(dim, l.shape.length);
+    if (!(size >= 0 && size <= l.shape[d])) {
+      throw new Error(`unfold: size ${size} is not in 0..${l.shape[d]} (the size of dim ${d})`);
+    }
+    if (step <= 0) throw new Error(`unfold: step must be positive, got ${step}`);
+    const shape = l.shape.slice();
+    const stride = l.stride.slice();
+    shape[d] = Math.floor((l.shape[d] - size) / step) + 1;
+    stride[d] = l.stride[d] * step;
+    return layout(shape.concat([size]), stride.concat([l.stride[d]]), l.offset);
+  }
+
+  function squeeze(l, dims) {
+    const wrapped = dims.map((d) => wrapDim(d, Math.max(l.shape.length, 1)));
+    if (new Set(wrapped).size !== wrapped.length) {
+      throw new Error(`squeeze: a dim appears more than once in (${dims.join(", ")})`);
+    }
+    const chosen = dims.length ? new Set(wrapped) : new Set(l.shape.map((_, d) => d));
+    const keep = (_, d) => !(chosen.has(d) && l.shape[d] === 1);
+    return layout(l.shape.filter(keep), l.stride.filter(keep), l.offset);
+  }
+
+  function movedim(l, source, destination) {
+    const sources = Array.isArray(source) ? source : [source];
+    const targets = Array.isArray(destination) ? destination : [destination];
+    if (sources.length !== targets.length) {
+      throw new Error(`movedim: ${sources.length} source dims but ${targets.length} destination dims`);
+    }
+    const ndim = l.shape.length;
+    const src = sources.map((d) => wrapDim(d, Math.max(ndim, 1)));
+    const dst = targets.map((d) => wrapDim(d, Math.max(ndim, 1)));
+    if (new Set(src).size !== src.length || new Set(dst).size !== dst.length) {
+      throw new Error("movedim: repeated dim in source or destination");
+    }
+    if (ndim === 0) return l;
+    const order = new Array(ndim).fill(null);
+    src.forEach((s, k) => { order[dst[k]] = s; });
+    const rest = range(0, ndim - 1).filter((d) => !src.includes(d));
+    return permute(l, order.map((d) => (d === null ? rest.shift() : d)));
+  }
+
+  function mergeDims(l, startDim, endDim) {
+    if (l.shape.length === 0) return layout([1], [1], l.offset);
+    const a = wrapDim(startDim, l.shape.length);
+    const b = wrapDim(endDim, l.shape.length);
+    if (a > b) throw new Error("flatten() has invalid args: start_dim cannot come after end_dim");
+    if (a === b) return l;
+    const shape = l.shape.slice(0, a).concat([prod(l.shape.slice(a, b + 1))], l.shape.slice(b + 1));
+    const verdict = explainView(l, shape);
+    if (!verdict.legal) {
+      throw new ViewError(
+        `flatten(${startDim}, ${endDim}) copies here (it reshapes, and view${tuple(shape)} is illegal: ` +
+          `${verdict.reason}); the explorer shows views only`,
+      );
+    }
+    return layout(shape, verdict.stride, l.offset);
+  }
+
+  function asStrided(l, size, stride, storageOffset, storageSize) {
+    if (size.length !== stride.length) {
+      throw new Error(`as_strided: mismatch in length of strides and shape (${stride.length} and ${size.length})`);
+    }
+    if (size.some((n) => n < 0)) throw new Error(`as_strided: sizes must be non-negative, got ${tuple(size)}`);
+    if (stride.some((n) => n < 0)) throw new Error("as_strided: negative strides are not supported");
+    const offset = storageOffset === undefined ? l.offset : storageOffset;
+    if (offset < 0) throw new Error(`as_strided: storage offset must be non-negative, got ${offset}`);
+    const needed = prod(size) ? offset + size.reduce((sum, n, k) => sum + (n - 1) * stride[k], 0) + 1 : 0;
+    if (storageSize !== undefined && needed > storageSize) {
+      throw new Error(
+        `as_strided: size ${tuple(size)}, stride ${tuple(stride)} and offset ${offset} need ${needed} ` +
+          `storage slots, but the storage has ${storageSize}`,
+      );
+    }
+    return layout(size, stride, offset);
+  }
+
+  function applyOp(l, op, storageSize) {
+    const [a, b, c] = op.args;
     switch (op.kind) {
       case "T":
         if (l.shape.length !== 2) {
@@ -445,21 +668,56 @@
         return unsqueeze(l, op.args[0]);
       case "view":
         return view(l, op.args);
+      case "narrow":
+        return narrow(l, a, b, c);
+      case "select":
+        return select(l, a, b);
+      case "unbind":
+      case "split":
+      case "chunk":
+        return pieceOf(l, op);
+      case "diagonal":
+        return diagonal(l, a === undefined ? 0 : a, b === undefined ? 0 : b, c === undefined ? 1 : c);
+      case "unfold":
+        return unfold(l, a, b, c);
+      case "squeeze":
+        return squeeze(l, op.args);
+      case "movedim":
+        return movedim(l, a, b);
+      case "flatten":
+        return mergeDims(l, a === undefined ? 0 : a, b === undefined ? -1 : b);
+      case "as_strided":
+        return asStrided(l, a, b, c, storageSize);
       default:
         throw new Error(`unknown op '${op.text}'`);
     }
   }
 
   function applyChain(shape, ops) {
-    return ops.reduce((l, op) => applyOp(l, typeof op === "string" ? parseOp(op) : op), contiguous(shape));
+    const storage = prod(shape);
+    return ops.reduce((l, op) => applyOp(l, typeof op === "string" ? parseOp(op) : op, storage), contiguous(shape));
   }
 
   // ---- drawing -------------------------------------------------------------------------------
 
-  // matplotlib's tab20, dark shades first, exactly as stridelab.figures colours slots.
+  // stridelab.layout.SLOT_COLORS: one colour per slot, none repeated within 128 slots (MAX_SLOTS).
   const PALETTE = [
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
-    "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94", "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5",
+    "#933428", "#76f3c6", "#926abe", "#d3a23b", "#0d6277", "#ffc5d8", "#5c913c", "#8fa4fd",
+    "#8b3f03", "#58f3e7", "#a763aa", "#bbae3f", "#015e8c", "#fdc8c9", "#2c965d", "#ae9af5",
+    "#794d0a", "#6dedff", "#b55d92", "#9cb855", "#29559f", "#ffc9b9", "#10957d", "#c792e5",
+    "#6b550a", "#a3e2ff", "#bf5b75", "#78c073", "#4c4c9e", "#fecca7", "#0f9293", "#db8bce",
+    "#5c5c01", "#b9dcfe", "#c25d57", "#4dc493", "#644394", "#fecf86", "#078fa7", "#e987b2",
+    "#406408", "#c8d7fd", "#be6437", "#11c5b2", "#773b84", "#eed86d", "#0e8ac0", "#f18694",
+    "#016a30", "#d5d2fe", "#b46d0f", "#0ac1cd", "#85356e", "#d0e37c", "#4781cc", "#f18a75",
+    "#026851", "#e5cbfe", "#a07a0c", "#28bce6", "#8f3254", "#adec97", "#6b78cd", "#ea9258",
+    "#106562", "#febffb", "#8b840b", "#58b3f6", "#933238", "#87f2b7", "#876ec5", "#dc9d41",
+    "#10636f", "#fec4e0", "#6e8d2b", "#7fa9fd", "#913812", "#64f3d8", "#9e66b4", "#c7a83a",
+    "#076081", "#ffc6cf", "#46944d", "#a09ffa", "#814805", "#52f1f7", "#af5f9e", "#abb349",
+    "#055a9d", "#fdc9c2", "#16966f", "#bc96ee", "#735100", "#95e6fd", "#bb5c83", "#8abc64",
+    "#3e50a0", "#fccbb3", "#029489", "#d28eda", "#645902", "#b0defe", "#c15c66", "#62c283",
+    "#5a479a", "#fdce9b", "#10919d", "#e388c0", "#506000", "#c2d9fc", "#c16047", "#32c5a4",
+    "#6f3f8d", "#fbd36b", "#168db2", "#ee86a2", "#26691a", "#cfd5fc", "#ba6924", "#0fc3c1",
+    "#7f3879", "#dfde73", "#2f86c9", "#f28883", "#076945", "#dccffd", "#aa7404", "#1fbfda",
   ];
   const MAX_SLOTS = 128;
   const MAX_CELLS = 512;
@@ -469,9 +727,19 @@
     return PALETTE[slot % PALETTE.length];
   }
 
+  function luminance(hex) {
+    // WCAG 2.1 relative luminance, as stridelab.layout.relative_luminance.
+    const [r, g, b] = [1, 3, 5].map((k) => {
+      const v = parseInt(hex.slice(k, k + 2), 16) / 255;
+      return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  }
+
   function ink(hex) {
-    const [r, g, b] = [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16) / 255);
-    return 0.299 * r + 0.587 * g + 0.114 * b > 0.5 ? "black" : "white";
+    // Black or white text, whichever has the higher WCAG contrast (one always reaches 4.5:1).
+    const y = luminance(hex);
+    return (y + 0.05) / 0.05 >= 1.05 / (y + 0.05) ? "black" : "white";
   }
 
   function el(tag, attrs, children) {
@@ -535,7 +803,7 @@
       const reset = this.button("reset", "Reset", "drop every op");
       const check = this.button("check-view", "Check view", "is view(shape) legal on the current tensor?");
       apply.classList.add("primary");
-      const quick = el("div", { class: "se-quick", "aria-label": "quick ops" },
+      const quick = el("div", { class: "se-quick", role: "group", "aria-label": "quick ops" },
         QUICK_OPS.map((text) => {
           const b = this.button("quick-op", text, `apply ${text}`);
           b.addEventListener("click", () => this.apply(text));
@@ -553,6 +821,8 @@
         strip: el("div", { class: "se-strip", "data-role": "storage" }),
         grid: el("div", { class: "se-grid", "data-role": "grid" }),
         notes: el("ul", { class: "se-notes", "data-role": "notes" }),
+        // What a screen reader announces after each action (the header shows the same, visually).
+        status: el("div", { class: "se-sr-only", role: "status", "aria-live": "polite", "data-role": "status" }),
       };
       const header = el("dl", { class: "se-header" }, [
         el("dt", { text: "shape" }), el("dd", {}, [this.out.shape]),
@@ -561,6 +831,8 @@
         el("dt", { text: "contiguous" }), el("dd", {}, [this.out.contiguous]),
       ]);
       this.root.replaceChildren(
+        el("p", { class: "se-help", id: `${this.uid}-help`,
+          text: "Type a start shape or an op and press Enter; Escape drops every op (Reset)." }),
         el("div", { class: "se-row" }, [shapeLabel, shapeInput, start]),
         el("div", { class: "se-row" }, [opLabel, opInput, apply, undo, reset]),
         quick,
@@ -574,7 +846,9 @@
         this.out.notes,
         el("div", { class: "se-row" }, [viewLabel, viewInput, check]),
         this.out.verdict,
+        this.out.status,
       );
+      for (const input of Object.values(this.inputs)) input.setAttribute("aria-describedby", `${this.uid}-help`);
       const onEnter = (input, action) =>
         input.addEventListener("keydown", (event) => {
           if (event.key === "Enter") {
@@ -591,6 +865,13 @@
       check.addEventListener("click", () => this.showVerdict());
       onEnter(viewInput, () => this.showVerdict());
       viewInput.addEventListener("input", () => this.showVerdict());
+      this.root.addEventListener("keydown", (event) => {
+        if (event.key === "Escape") {
+          event.preventDefault();
+          this.inputs.op.value = "";
+          this.reset();
+        }
+      });
     }
 
     setShape(text) {
@@ -614,7 +895,7 @@
       let next;
       try {
         op = parseOp(text);
-        next = applyOp(this.layout, op);
+        next = applyOp(this.layout, op, prod(this.shape));
       } catch (err) {
         return this.fail(err.message);
       }
@@ -640,6 +921,13 @@
       this.root.setAttribute("data-error", "true");
     }
 
+    announce() {
+      const l = this.layout;
+      this.out.status.textContent =
+        `${this.out.chain.textContent}: shape ${tuple(l.shape)}, stride ${tuple(l.stride)}, ` +
+        `offset ${l.offset}, ${isContiguous(l) ? "contiguous" : "not contiguous"}`;
+    }
+
     succeed(recompute = true) {
       // Replaying the chain cannot fail: every op already applied once.
       if (recompute) this.layout = applyChain(this.shape, this.ops);
@@ -658,6 +946,7 @@
       this.out.contiguous.textContent = isContiguous(l) ? "True" : "False";
       this.draw();
       this.showVerdict();
+      this.announce();
     }
 
     draw() {

@@ -6,94 +6,14 @@ setup cell (torch, ``nn``, ``F``, ``dist`` and ``DDP`` imported).
 """
 
 from autograder.buckets import (
-    CAT_COPIES,
     DIVERGED,
     IDENTICAL,
     LOGGED_WRONG,
-    NOT_PARAMETERS,
-    OVERLAP,
     SPLIT_VERDICT,
     SUM_FOOLED,
     TOLERANCE,
     UPDATE_CHANGED,
-    VALUES_LOST,
 )
-
-FLATTEN_REFERENCE = '''
-def flatten_into_buffer(module: nn.Module) -> torch.Tensor:
-    params = list(module.parameters())
-    flat = torch.empty(sum(p.numel() for p in params), dtype=params[0].dtype)
-    offset = 0
-    for p in params:
-        n = p.numel()
-        flat[offset:offset + n].copy_(p.detach().reshape(-1))
-        p.data = flat[offset:offset + n].view_as(p)
-        offset += n
-    return flat
-'''
-
-FLATTEN_UTILS = '''
-from torch.nn.utils import parameters_to_vector, vector_to_parameters
-
-
-def flatten_into_buffer(module):
-    flat = parameters_to_vector(module.parameters()).detach()
-    vector_to_parameters(flat, module.parameters())  # sets each p.data to a view of flat
-    return flat
-'''
-
-FLATTEN_SET = '''
-def flatten_into_buffer(module):
-    params = list(module.parameters())
-    flat = torch.cat([p.detach().reshape(-1) for p in params])
-    offset = 0
-    with torch.no_grad():
-        for p in params:
-            p.set_(flat.untyped_storage(), offset, p.shape)
-            offset += p.numel()
-    return flat
-'''
-
-FLATTEN_CAT = '''
-def flatten_into_buffer(module):
-    return torch.cat([p.detach().reshape(-1) for p in module.parameters()])
-'''
-
-FLATTEN_NO_COPY = '''
-def flatten_into_buffer(module):
-    params = list(module.parameters())
-    flat = torch.zeros(sum(p.numel() for p in params))
-    offset = 0
-    for p in params:
-        p.data = flat[offset:offset + p.numel()].view_as(p)
-        offset += p.numel()
-    return flat
-'''
-
-FLATTEN_NO_OFFSET = '''
-def flatten_into_buffer(module):
-    params = list(module.parameters())
-    flat = torch.zeros(sum(p.numel() for p in params))
-    for p in params:
-        n = p.numel()
-        flat[:n].copy_(p.detach().reshape(-1))
-        p.data = flat[:n].view_as(p)
-    return flat
-'''
-
-FLATTEN_NEW_PARAMETERS = '''
-def flatten_into_buffer(module):
-    flat = torch.cat([p.detach().reshape(-1) for p in module.parameters()])
-    offset = 0
-    for sub in module.modules():
-        for name, p in list(sub._parameters.items()):
-            if p is None:
-                continue
-            view = flat[offset:offset + p.numel()].view_as(p)
-            sub._parameters[name] = nn.Parameter(view, requires_grad=p.requires_grad)
-            offset += p.numel()
-    return flat
-'''
 
 AGREE_REFERENCE = '''
 def ranks_agree(module: nn.Module) -> bool:
@@ -237,20 +157,13 @@ def train_step_fixed(model, optimizer, batch):
 '''
 
 RIGHT = {
-    "buckets-flatten": [("reference", FLATTEN_REFERENCE), ("torch-utils", FLATTEN_UTILS), ("set", FLATTEN_SET)],
     "buckets-ranks-agree": [("all-gather", AGREE_REFERENCE), ("broadcast-min", AGREE_BROADCAST_MIN),
                             ("objects", AGREE_OBJECTS)],
     "buckets-safe-logging": [("out-of-place", LOGGING_REFERENCE), ("clone-every-rank", LOGGING_CLONE)],
-    "buckets-selftest": [("literal", 'SELFTEST = {"q1": 4, "q2": True, "q3": False, "q4": False, "q5": 2}')],
+    "buckets-selftest": [("literal", 'SELFTEST = {"q1": 2, "q2": 9, "q3": True, "q4": False, "q5": 2}')],
 }
 
 WRONG = {
-    "buckets-flatten": [
-        ("cat-copies", FLATTEN_CAT, CAT_COPIES),
-        ("views-of-zeros", FLATTEN_NO_COPY, VALUES_LOST),
-        ("offset-not-advanced", FLATTEN_NO_OFFSET, OVERLAP),
-        ("new-parameters", FLATTEN_NEW_PARAMETERS, NOT_PARAMETERS),
-    ],
     "buckets-ranks-agree": [
         ("sum", AGREE_SUM, SUM_FOOLED),
         ("norms", AGREE_NORMS, SUM_FOOLED),
@@ -265,9 +178,15 @@ WRONG = {
         ("logs-the-norm", LOGGING_NORM, LOGGED_WRONG),
     ],
     "buckets-selftest": [
-        ("cat-shares", 'SELFTEST = {"q1": 4, "q2": True, "q3": True, "q4": False, "q5": 2}',
-         "torch.cat always allocates a new tensor"),
-        ("ddp-raises", 'SELFTEST = {"q1": 4, "q2": True, "q3": False, "q4": True, "q5": 1}',
+        ("cap-as-capacity", 'SELFTEST = {"q1": 3, "q2": 9, "q3": True, "q4": False, "q5": 2}',
+         "bucket_cap_mb is a threshold, not a capacity"),
+        ("first-iteration-bucket", 'SELFTEST = {"q1": 1, "q2": 9, "q3": True, "q4": False, "q5": 2}',
+         "from the second iteration on, DDP reduces the buckets it rebuilt"),
+        ("last-rank-takes-the-rest", 'SELFTEST = {"q1": 2, "q2": 12, "q3": True, "q4": False, "q5": 2}',
+         "the way torch.chunk cuts it"),
+        ("clone-still-diverges", 'SELFTEST = {"q1": 2, "q2": 9, "q3": False, "q4": False, "q5": 2}',
+         "clone() copies onto new memory"),
+        ("ddp-raises", 'SELFTEST = {"q1": 2, "q2": 9, "q3": True, "q4": True, "q5": 1}',
          "the edit passes silently"),
     ],
 }

@@ -12,10 +12,6 @@ from autograder.leaves import (
     HIDDEN_LEAF_GRAD,
     HIDDEN_NO_GRAPH,
     HIDDEN_NONE,
-    REPRODUCE_ALIAS,
-    REPRODUCE_INPUT,
-    REPRODUCE_NOT_ZEROED,
-    REPRODUCE_OVERWRITES,
     SGD_ASCENT,
     SGD_NEW_OBJECTS,
     SGD_NO_GRAD_PARAM,
@@ -23,19 +19,6 @@ from autograder.leaves import (
     SGD_OUTSIDE_NO_GRAD,
     SGD_REBIND,
 )
-
-GRAD_HISTORY_REFERENCE = '''
-def grad_history(w0):
-    w = w0.clone().requires_grad_()
-    loss = (w ** 2).sum()
-    loss.backward(retain_graph=True)
-    first = w.grad.clone()
-    loss.backward()
-    second = w.grad.clone()
-    w.grad = None
-    (3 * w).sum().backward()
-    return [first, second, w.grad.clone()]
-'''
 
 SGD_REFERENCE = '''
 def sgd_step(params, lr):
@@ -76,28 +59,7 @@ def _hidden(body: str) -> str:
     return "def hidden_grad(x, w):\n" + body
 
 
-def _history(middle: str) -> str:
-    return (
-        "def grad_history(w0):\n"
-        "    w = w0.clone().requires_grad_()\n"
-        "    loss = (w ** 2).sum()\n" + middle
-    )
-
-
 RIGHT = {
-    "leaves-reproduce": [
-        ("reference", GRAD_HISTORY_REFERENCE),
-        ("zero-in-place", _history(
-            "    records = []\n"
-            "    loss.backward(retain_graph=True)\n"
-            "    records.append(w.grad.detach().clone())\n"
-            "    loss.backward()\n"
-            "    records.append(w.grad.detach().clone())\n"
-            "    w.grad.zero_()\n"
-            "    (3 * w).sum().backward()\n"
-            "    records.append(w.grad.detach().clone())\n"
-            "    return records\n")),
-    ],
     "leaves-sgd-step": [
         ("reference", SGD_REFERENCE),
         ("sub-and-zero", _sgd(
@@ -159,35 +121,6 @@ RIGHT = {
 
 # (label, answer source, message the grade must contain)
 WRONG = {
-    "leaves-reproduce": [
-        ("records-not-copied", _history(
-            "    loss.backward(retain_graph=True)\n"
-            "    first = w.grad\n"
-            "    loss.backward()\n"
-            "    second = w.grad\n"
-            "    w.grad = None\n"
-            "    (3 * w).sum().backward()\n"
-            "    return [first, second, w.grad]\n"), REPRODUCE_ALIAS),
-        ("forgets-zeroing", _history(
-            "    loss.backward(retain_graph=True)\n"
-            "    first = w.grad.clone()\n"
-            "    loss.backward()\n"
-            "    second = w.grad.clone()\n"
-            "    (3 * w).sum().backward()\n"
-            "    return [first, second, w.grad.clone()]\n"), REPRODUCE_NOT_ZEROED),
-        ("expects-overwrite", _history(
-            "    loss.backward(retain_graph=True)\n"
-            "    first = w.grad.clone()\n"
-            "    w.grad = None\n"
-            "    loss.backward()\n"
-            "    second = w.grad.clone()\n"
-            "    w.grad = None\n"
-            "    (3 * w).sum().backward()\n"
-            "    return [first, second, w.grad.clone()]\n"), REPRODUCE_OVERWRITES),
-        ("leaf-is-the-input",
-         GRAD_HISTORY_REFERENCE.replace("w = w0.clone().requires_grad_()", "w = w0.requires_grad_()"),
-         REPRODUCE_INPUT),
-    ],
     "leaves-sgd-step": [
         ("outside-no-grad", _sgd(
             "    for p in params:\n"

@@ -8,12 +8,12 @@ from autograder.views import (
     CLASSIFY_MISCONCEPTIONS,
     NOT_ADJACENT,
     NUMEL,
-    SHARES_STORAGE_CASES,
     SPLIT_MERGE,
     STRIDE_MISCONCEPTIONS,
+    shares,
 )
 
-SHARES_MESSAGES = {name: message for name, _probe, _recipe, _hidden, message in SHARES_STORAGE_CASES}
+SHARES_MESSAGES = {case.name: case.otherwise for case in shares.cases}
 
 CAN_VIEW_REFERENCE_FREE = '''
 import math

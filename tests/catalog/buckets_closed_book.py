@@ -1,0 +1,146 @@
+"""Answers learners write for the closed-book companion of Chapter 6, right and wrong.
+
+The sources run after the companion's setup cell (torch and ``nn`` imported).
+"""
+
+from autograder.buckets_closed_book import CAT_COPIES, NOT_PARAMETERS, OVERLAP, VALUES_LOST
+
+FLATTEN_REFERENCE = '''
+def flatten_into_buffer(module: nn.Module) -> torch.Tensor:
+    params = list(module.parameters())
+    flat = torch.empty(sum(p.numel() for p in params), dtype=params[0].dtype)
+    offset = 0
+    for p in params:
+        n = p.numel()
+        flat[offset:offset + n].copy_(p.detach().reshape(-1))
+        p.data = flat[offset:offset + n].view_as(p)
+        offset += n
+    return flat
+'''
+
+FLATTEN_UTILS = '''
+from torch.nn.utils import parameters_to_vector, vector_to_parameters
+
+
+def flatten_into_buffer(module):
+    flat = parameters_to_vector(module.parameters()).detach()
+    vector_to_parameters(flat, module.parameters())  # sets each p.data to a view of flat
+    return flat
+'''
+
+FLATTEN_SET = '''
+def flatten_into_buffer(module):
+    params = list(module.parameters())
+    flat = torch.cat([p.detach().reshape(-1) for p in params])
+    offset = 0
+    with torch.no_grad():
+        for p in params:
+            p.set_(flat.untyped_storage(), offset, p.shape)
+            offset += p.numel()
+    return flat
+'''
+
+FLATTEN_CAT = '''
+def flatten_into_buffer(module):
+    return torch.cat([p.detach().reshape(-1) for p in module.parameters()])
+'''
+
+FLATTEN_NO_COPY = '''
+def flatten_into_buffer(module):
+    params = list(module.parameters())
+    flat = torch.zeros(sum(p.numel() for p in params))
+    offset = 0
+    for p in params:
+        p.data = flat[offset:offset + p.numel()].view_as(p)
+        offset += p.numel()
+    return flat
+'''
+
+FLATTEN_NO_OFFSET = '''
+def flatten_into_buffer(module):
+    params = list(module.parameters())
+    flat = torch.zeros(sum(p.numel() for p in params))
+    for p in params:
+        n = p.numel()
+        flat[:n].copy_(p.detach().reshape(-1))
+        p.data = flat[:n].view_as(p)
+    return flat
+'''
+
+FLATTEN_NEW_PARAMETERS = '''
+def flatten_into_buffer(module):
+    flat = torch.cat([p.detach().reshape(-1) for p in module.parameters()])
+    offset = 0
+    for sub in module.modules():
+        for name, p in list(sub._parameters.items()):
+            if p is None:
+                continue
+            view = flat[offset:offset + p.numel()].view_as(p)
+            sub._parameters[name] = nn.Parameter(view, requires_grad=p.requires_grad)
+            offset += p.numel()
+    return flat
+'''
+
+FLATTEN_CLONED_SLICES = '''
+def flatten_into_buffer(module):
+    params = list(module.parameters())
+    flat = torch.cat([p.detach().reshape(-1) for p in params])
+    offset = 0
+    for p in params:
+        p.data = flat[offset:offset + p.numel()].view_as(p).clone()
+        offset += p.numel()
+    return flat
+'''
+
+FLATTEN_REBINDS_NAME = '''
+def flatten_into_buffer(module):
+    flat = torch.cat([p.detach().reshape(-1) for p in module.parameters()])
+    offset = 0
+    for p in module.parameters():
+        n = p.numel()
+        p = flat[offset:offset + n].view_as(p)  # rebinds the loop variable only
+        offset += n
+    return flat
+'''
+
+FLATTEN_SIZED_FROM_STATE = '''
+def flatten_into_buffer(module):
+    flat = torch.zeros(sum(t.numel() for t in module.state_dict().values()))
+    offset = 0
+    for p in module.parameters():
+        n = p.numel()
+        flat[offset:offset + n].copy_(p.detach().reshape(-1))
+        p.data = flat[offset:offset + n].view_as(p)
+        offset += n
+    return flat
+'''
+
+FLATTEN_DETACHED_VIEWS = '''
+def flatten_into_buffer(module):
+    params = [p for p in module.parameters()]
+    flat = torch.cat([p.detach().flatten() for p in params])
+    start = 0
+    for p in params:
+        p.data = flat.narrow(0, start, p.numel()).detach().view(p.shape)
+        start += p.numel()
+    return flat
+'''
+
+
+RIGHT = {
+    "buckets-flatten": [("reference", FLATTEN_REFERENCE), ("torch-utils", FLATTEN_UTILS), ("set", FLATTEN_SET),
+                        ("narrowed-detached-views", FLATTEN_DETACHED_VIEWS)],
+}
+
+# (label, answer source, message the grade must contain)
+WRONG = {
+    "buckets-flatten": [
+        ("cat-copies", FLATTEN_CAT, CAT_COPIES),
+        ("views-of-zeros", FLATTEN_NO_COPY, VALUES_LOST),
+        ("offset-not-advanced", FLATTEN_NO_OFFSET, OVERLAP),
+        ("new-parameters", FLATTEN_NEW_PARAMETERS, NOT_PARAMETERS),
+        ("cloned-slices", FLATTEN_CLONED_SLICES, CAT_COPIES),
+        ("rebinds-the-loop-variable", FLATTEN_REBINDS_NAME, CAT_COPIES),
+        ("sized-from-the-state-dict", FLATTEN_SIZED_FROM_STATE, OVERLAP),
+    ],
+}
