@@ -2,9 +2,12 @@
 
 :func:`state_map` asks a real module, by running it, which of its tensors ``parameters()``
 yields, which ``state_dict()`` holds, which a device move (``.to("meta")``) and a dtype cast
-(``.to(torch.float64)``) reach. :func:`draw_state_map` draws the answer as a table, one row per
-tensor. Nothing is read off the class: the moves are made on deep copies of the module, so the
-picture shows what torch does, and the module itself is left untouched.
+(``.to(torch.float64)``) reach. :func:`draw_state_map` draws the answer as nested regions, since
+each mechanism reaches a subset of what the one outside it reaches. Nothing is read off the
+class: the moves are made on deep copies of the module, so the picture shows what torch does,
+and the module itself is left untouched.
+
+Defined in Chapter 5, "Parameters, buffers and module ownership" (notebooks/modules/modules.ipynb).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import copy
 from dataclasses import dataclass
 
 import torch
-from matplotlib.patches import Rectangle
+from matplotlib.patches import FancyBboxPatch
 from torch import nn
 
 from stridelab.figures import LayoutFigure
@@ -36,8 +39,6 @@ def state_kind(module: nn.Module, name: str) -> str:
     Returns:
         One of :data:`KINDS`; ``"plain value"`` for an attribute that is not a tensor;
         ``"missing"`` when there is no such attribute.
-
-    Defined in Chapter 5, "Parameters, buffers and module ownership" (notebooks/modules/modules.ipynb).
     """
     try:
         owner, leaf = _owner(module, name)
@@ -105,8 +106,6 @@ def state_map(module: nn.Module) -> list[StateEntry]:
 
     Returns:
         One entry per tensor name, in the order ``named_modules`` walks the module.
-
-    Defined in Chapter 5, "Parameters, buffers and module ownership" (notebooks/modules/modules.ipynb).
     """
     yielded = {id(p): name for name, p in module.named_parameters()}
     saved = set(module.state_dict(keep_vars=True))
@@ -132,72 +131,134 @@ def state_map(module: nn.Module) -> list[StateEntry]:
     return entries
 
 
-_COLUMNS = (
-    ("kind", "kind"),
-    ("in_parameters", "parameters()"),
-    ("in_state_dict", "state_dict()"),
-    ("moves_with_device", '.to("meta")'),
-    ("cast_by_dtype", ".to(float64)"),
-    ("requires_grad", "requires_grad"),
+# The four mechanisms, outermost first: each reaches a subset of what the one before reaches.
+# Labels are (mechanism words, plain words): the plain ones are the Beginner's picture.
+_REGIONS = (
+    ("held", "held in an attribute: nothing else sees it",
+     "loose pages: not carried, not archived"),
+    ("moves", '.to() moves it (and casts it if floating point)',
+     "carried along when the model moves"),
+    ("saved", "state_dict() saves it", "archived in every checkpoint"),
+    ("trained", "parameters() yields it: the optimizer writes it",
+     "trained: the optimizer rewrites these pages"),
 )
+_REGION_FACES = ("#f2f2f2", "#dfe9f5", "#c7dcef", "#a9c8e6")
 _KIND_COLOURS = {
-    "parameter": "#4c72b0",
-    "buffer": "#55a868",
-    "non-persistent buffer": "#a6d8b0",
-    "plain tensor": "#c44e52",
+    "parameter": "#1f4e8c",
+    "buffer": "#2e7d32",
+    "non-persistent buffer": "#7cb342",
+    "plain tensor": "#b71c1c",
 }
-_YES, _NO = "#d9ead3", "#f4f4f4"
+_WIDTH, _INSET, _TITLE, _CHIP, _GAP, _CHAR = 7.0, 0.2, 0.4, 0.58, 0.12, 0.085
 
 
-def draw_state_map(module: nn.Module, *, title: str | None = None) -> LayoutFigure:
-    """Draw :func:`state_map` as a table: one row per tensor, one column per mechanism.
+def _depth(entry: StateEntry) -> int:
+    """How many of the nested mechanisms reach ``entry`` (0: only the attribute holds it)."""
+    reach = (entry.moves_with_device, entry.in_state_dict, entry.in_parameters or bool(entry.tied_to))
+    depth = 0
+    while depth < len(reach) and reach[depth]:
+        depth += 1
+    if any(reach[depth:]):
+        raise ValueError(f"{entry.name}: what reaches it is not nested ({reach}); the map cannot draw it")
+    return depth
 
-    The first column names the kind of state, in its own colour; the others say "yes" (green)
-    or "no" (grey) for ``parameters()``, ``state_dict()``, a device move ``.to("meta")``, a
-    dtype cast ``.to(torch.float64)`` and ``requires_grad``. A tied tensor's second name says
-    which first name ``parameters()`` yields it under.
 
-    Artists carry ``gid`` s for tests: ``"cell-<row>-<column key>"`` for every table cell.
+def _chips(entries: list[StateEntry]) -> list[tuple[int, str, str, str]]:
+    """One chip per tensor: (depth, label, detail, kind); tied names share their tensor's chip."""
+    names: dict[str, list[str]] = {}
+    for entry in entries:
+        names.setdefault(entry.tied_to or entry.name, []).append(entry.name)
+    chips = []
+    for entry in entries:
+        if entry.tied_to:
+            continue
+        detail = entry.dtype.removeprefix("torch.")
+        if entry.kind == "parameter" and not entry.requires_grad:
+            detail += ", frozen"
+        if entry.moves_with_device and not entry.cast_by_dtype and entry.dtype != "torch.float64":
+            detail += ", not cast"
+        chips.append((_depth(entry), " = ".join(names[entry.name]), detail, entry.kind))
+    return chips
+
+
+def _chip_width(label: str, detail: str) -> float:
+    return max(len(label), len(detail)) * _CHAR + 0.3
+
+
+def _rows(widths: list[float], room: float) -> list[list[int]]:
+    """Indices of chips, wrapped into rows that fit ``room``."""
+    rows: list[list[int]] = [[]]
+    used = 0.0
+    for index, width in enumerate(widths):
+        if rows[-1] and used + width > room:
+            rows.append([])
+            used = 0.0
+        rows[-1].append(index)
+        used += width + _GAP
+    return rows
+
+
+def draw_state_map(module: nn.Module, *, title: str | None = None, plain_words: bool = False) -> LayoutFigure:
+    """Draw :func:`state_map` as nested regions: who reaches each tensor the module holds.
+
+    The mechanisms nest: every tensor ``parameters()`` yields, ``state_dict()`` saves; every
+    tensor it saves, ``.to()`` moves; every tensor ``.to()`` moves, the module holds. So the map
+    is four regions, one inside the other, and each tensor is a chip in the innermost region
+    that reaches it, outlined in the colour of its kind, with its dtype ("not cast": a dtype move
+    leaves it as it is). Names of one tied tensor share one chip (``0.weight = 2.weight``).
+
+    Artists carry ``gid`` s for tests: ``"region-<key>"`` (keys ``held``, ``moves``, ``saved``,
+    ``trained``) and ``"chip-<label>"``.
 
     Args:
         module: The module to inspect (left unchanged).
         title: Optional heading, e.g. the code that built the module.
+        plain_words: Label the regions in everyday words instead of the mechanisms' names.
 
     Returns:
         A new figure that shows itself as a PNG in Jupyter.
 
-    Defined in Chapter 5, "Parameters, buffers and module ownership" (notebooks/modules/modules.ipynb).
+    Raises:
+        ValueError: if some tensor is reached by an inner mechanism but not an outer one
+            (a module whose hooks change ``state_dict``), which nested regions cannot show.
     """
-    entries = state_map(module)
-    name_width = max([len(e.name) for e in entries] + [8]) * 0.085 + 0.3
-    widths = [name_width, 2.0] + [1.35] * (len(_COLUMNS) - 1)
-    row_height, head = 0.42, 0.6 if title else 0.1
-    height = head + row_height * (len(entries) + 1) + 0.2
-    fig = LayoutFigure(figsize=(sum(widths) + 0.2, height))
+    chips = _chips(state_map(module))
+    widths = [_chip_width(label, detail) for _, label, detail, _ in chips]
+    layout = []  # per region: its rows of chip indices
+    for depth in range(len(_REGIONS)):
+        room = _WIDTH - 2 * _INSET * (depth + 1)
+        mine = [i for i, chip in enumerate(chips) if chip[0] == depth]
+        rows = _rows([widths[i] for i in mine], room) if mine else []
+        layout.append([[mine[i] for i in row] for row in rows])
+    head = 0.5 if title else 0.0
+    tops = [head]
+    for rows in layout[:-1]:
+        tops.append(tops[-1] + _TITLE + len(rows) * (_CHIP + _GAP) + _GAP)
+    height = tops[-1] + _TITLE + max(len(layout[-1]), 1) * (_CHIP + _GAP) + _GAP + _INSET * len(_REGIONS)
+    fig = LayoutFigure(figsize=(_WIDTH, height))
     ax = fig.add_axes((0, 0, 1, 1))
-    ax.set_xlim(-0.1, sum(widths) + 0.1)
+    ax.set_xlim(0, _WIDTH)
     ax.set_ylim(height, 0)
     ax.axis("off")
     if title:
-        ax.text(0, 0.3, title, fontsize=11, fontweight="bold", va="center")
-    lefts = [sum(widths[:i]) for i in range(len(widths))]
-    top = head
-    ax.text(lefts[0] + 0.05, top + row_height / 2, "tensor", fontsize=9, fontweight="bold", va="center")
-    for (_key, label), left, width in zip(_COLUMNS, lefts[1:], widths[1:], strict=True):
-        ax.text(left + width / 2, top + row_height / 2, label, fontsize=8.5, fontweight="bold",
-                ha="center", va="center", family="monospace")
-    for row, entry in enumerate(entries):
-        y = top + row_height * (row + 1)
-        ax.text(lefts[0] + 0.05, y + row_height / 2, entry.name, fontsize=9, va="center", family="monospace")
-        for (key, _label), left, width in zip(_COLUMNS, lefts[1:], widths[1:], strict=True):
-            value = getattr(entry, key)
-            if key == "kind":
-                face, text, ink = _KIND_COLOURS[value], value, "white" if value != "non-persistent buffer" else "black"
-            else:
-                face, text, ink = (_YES if value else _NO), ("yes" if value else "no"), "black"
-                if key == "in_parameters" and entry.tied_to:
-                    face, text = _YES, f"as {entry.tied_to}"
-            ax.add_patch(Rectangle((left + 0.03, y + 0.03), width - 0.06, row_height - 0.06, facecolor=face,
-                                   edgecolor="white", gid=f"cell-{row}-{key}"))
-            ax.text(left + width / 2, y + row_height / 2, text, fontsize=8, ha="center", va="center", color=ink)
+        ax.text(0.05, 0.25, title, fontsize=12, fontweight="bold", va="center")
+    for depth, ((key, words, plain), face) in enumerate(zip(_REGIONS, _REGION_FACES, strict=True)):
+        left, top = _INSET * depth, tops[depth]
+        ax.add_patch(FancyBboxPatch((left, top), _WIDTH - 2 * left, height - _INSET * depth - top,
+                                    boxstyle="round,pad=0,rounding_size=0.12", facecolor=face,
+                                    edgecolor="#4d4d4d", linewidth=1, gid=f"region-{key}"))
+        ax.text(left + 0.15, top + _TITLE / 2 + 0.04, plain if plain_words else words, fontsize=10.5,
+                fontweight="bold", va="center", color="#1a1a1a")
+        for row_number, row in enumerate(layout[depth]):
+            x, y = left + 0.15, top + _TITLE + row_number * (_CHIP + _GAP)
+            for index in row:
+                _, label, detail, kind = chips[index]
+                ax.add_patch(FancyBboxPatch((x, y), widths[index], _CHIP,
+                                            boxstyle="round,pad=0,rounding_size=0.08", facecolor="white",
+                                            edgecolor=_KIND_COLOURS[kind], linewidth=2.5, gid=f"chip-{label}"))
+                ax.text(x + widths[index] / 2, y + 0.19, label, fontsize=10, family="monospace",
+                        ha="center", va="center", color="#1a1a1a")
+                ax.text(x + widths[index] / 2, y + 0.41, detail, fontsize=8.5, ha="center", va="center",
+                        color="#333333")
+                x += widths[index] + _GAP
     return fig

@@ -2,8 +2,10 @@
 
 :func:`probe_sharing` measures the three links on real tensors — it compares storages, writes
 through the derived tensor to see whether the source's version counter moves, and asks
-autograd whether a gradient reaches the source — and :func:`draw_sharing` draws one row per
-derived tensor, one column per link. Nothing is typed in: the picture is what torch did.
+autograd whether a gradient reaches the source. :func:`sharing_table` prints the measurements
+as a text table (one row per derived tensor, one column per link, in words), and
+:func:`draw_sharing` draws the same table as a figure. Nothing is typed in: both show what
+torch did.
 
 Artists carry ``gid`` s for tests and tooling: the cell of row ``r`` and link ``k`` is
 ``"link-<r>-<k>"`` (links in the order of :data:`LINKS`), its row label ``"label-<r>"``.
@@ -19,7 +21,7 @@ from matplotlib.patches import Rectangle
 
 from stridelab.figures import LayoutFigure
 
-__all__ = ["LINKS", "Sharing", "draw_sharing", "probe_sharing"]
+__all__ = ["LINKS", "Sharing", "draw_sharing", "probe_sharing", "sharing_table"]
 
 LINKS = ("storage", "version counter", "autograd graph")
 # How a cell reads when the link is shared with the source, and when it is not.
@@ -84,6 +86,34 @@ def probe_sharing(
     with torch.no_grad():
         derived.mul_(1)
     return Sharing(label, storage, source._version != before, graph, grad_fn)
+
+
+def sharing_table(rows: Sequence[Sharing]) -> str:
+    """The measurements as a text table: one row per derived tensor, each link in words.
+
+    A link reads ``shared`` / ``own`` for the storage and the version counter, ``linked`` /
+    ``cut`` for the graph; the last column names the derived tensor's ``grad_fn``.
+
+    Args:
+        rows: Measurements from :func:`probe_sharing`.
+
+    Returns:
+        The table, lines joined by newlines, columns aligned.
+
+    Raises:
+        ValueError: When ``rows`` is empty.
+    """
+    if not rows:
+        raise ValueError("sharing_table needs at least one measured row")
+    header = ("derived", *LINKS, "grad_fn")
+    lines = [header] + [
+        (row.label, *(words[0 if shared else 1] for words, shared in zip(_WORDS, row.links(), strict=True)),
+         row.grad_fn or "None")
+        for row in rows
+    ]
+    widths = [max(len(line[k]) for line in lines) for k in range(len(header))]
+    return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip()
+                     for line in lines)
 
 
 def draw_sharing(rows: Sequence[Sharing], *, title: str | None = None) -> LayoutFigure:

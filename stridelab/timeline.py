@@ -24,7 +24,7 @@ from torch.overrides import TorchFunctionMode
 
 from stridelab.figures import LayoutFigure
 
-__all__ = ["Save", "Step", "Timeline", "draw_timeline", "record_versions"]
+__all__ = ["Save", "Step", "Timeline", "draw_erasure_tally", "draw_timeline", "record_versions"]
 
 _BACKWARD_FUNCTIONS = ("backward", "grad")
 
@@ -55,6 +55,7 @@ class Step:
         versions: Version of every named tensor after the line.
         saves: Tensors saved by graph nodes that the line created.
         error: ``"ExceptionName: message"`` when the line raised, else None.
+        values: The numbers of every named tensor of at most eight elements after the line.
     """
 
     code: str
@@ -62,6 +63,7 @@ class Step:
     versions: dict[str, int]
     saves: tuple[Save, ...] = ()
     error: str | None = None
+    values: dict[str, tuple[float, ...]] = field(default_factory=dict)
 
 
 @dataclass
@@ -191,7 +193,8 @@ def record_versions(lines: list[str], namespace: dict[str, Any] | None = None) -
                     saves.append(Save(name, type(node).__name__, saved._version))
         wrote = any(versions[name] > version for name, version in before.items() if name in versions)
         phase = "backward" if recorder.backward else "write" if wrote else "forward"
-        timeline.steps.append(Step(line, phase, versions, tuple(saves), error))
+        values = {name: tuple(t.detach().flatten().tolist()) for name, t in tensors.items() if t.numel() <= 8}
+        timeline.steps.append(Step(line, phase, versions, tuple(saves), error, values))
     return timeline
 
 
@@ -287,4 +290,94 @@ def draw_timeline(timeline: Timeline, *, title: str | None = None) -> LayoutFigu
     legend_y = top + n_steps + 0.6
     ax.text(0.2, legend_y, "orange: in-place write (version +1)   blue frame: saved for backward at this version   "
             "red: saved version ≠ current version at backward", fontsize=8, va="center", color="#333333")
+    return fig
+
+
+_PAGE_FACE = "#fdf6e3"
+_ERASED_FACE = "#f4a261"
+_REFUSED = "#a00000"
+_ACCEPTED = "#1e6b1e"
+
+
+def draw_erasure_tally(
+    timeline: Timeline,
+    page: str,
+    captions: list[str],
+    *,
+    title: str,
+    entries: dict[str, str] | None = None,
+) -> LayoutFigure:
+    """The book's metaphor drawn from a recording: a page of numbers, its erasure tally, the ledger.
+
+    One row per step, told in plain words (``captions``, one per line of the recording): the
+    numbers on the page of tensor ``page`` (orange where a step erased and rewrote them), its
+    erasure tally (the version counter) as tally marks, and on the right the ledger entries that
+    point at the page with the tally each one noted. On a backward step the audit's verdict is
+    what torch did: refused when backward raised the version-counter error, accepted otherwise.
+
+    Args:
+        timeline: What :func:`record_versions` observed; ``page`` must have at most 8 elements.
+        page: Name of the tensor whose page is drawn.
+        captions: Plain words for each step.
+        title: Heading of the figure.
+        entries: Plain words for the graph nodes that saved the page, e.g.
+            ``{"PowBackward0": "squaring"}``; torch's names by default.
+
+    Returns:
+        A figure that displays itself as a PNG in Jupyter.
+
+    Raises:
+        ValueError: When the captions do not match the steps or the page was never recorded.
+
+    Defined in Chapter 2, "In-place operations and the version counter" (notebooks/inplace/inplace.ipynb).
+    """
+    if len(captions) != len(timeline.steps):
+        raise ValueError(f"{len(captions)} captions for {len(timeline.steps)} steps")
+    if not any(page in step.values for step in timeline.steps):
+        raise ValueError(f"no step recorded the numbers of {page!r} (at most 8 elements)")
+    entries = entries or {}
+    n_slots = max(len(step.values.get(page, ())) for step in timeline.steps)
+    caption_w = max(len(c) for c in captions) * 0.12 + 0.6
+    slot_w, tally_w, ledger_w = 0.9, 2.4, 7.2
+    width = caption_w + n_slots * slot_w + tally_w + ledger_w + 0.6
+    top = 1.5
+    height = top + len(timeline.steps) * 1.0 + 0.4
+    fig = LayoutFigure(figsize=(width * 0.55, height * 0.55))
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_xlim(0, width)
+    ax.set_ylim(height, 0)
+    ax.axis("off")
+    ax.text(0.2, 0.45, title, fontsize=11, fontweight="bold", va="center")
+    x_page = caption_w
+    x_tally = x_page + n_slots * slot_w + 0.3
+    x_ledger = x_tally + tally_w
+    for x, words in ((x_page, f"the page of {page}"), (x_tally, "erasure tally"), (x_ledger, "ledger entries")):
+        ax.text(x, top - 0.35, words, fontsize=9, fontweight="bold", va="center", color="#333333")
+    noted: list[Save] = []
+    previous: tuple[float, ...] = ()
+    for i, (step, caption) in enumerate(zip(timeline.steps, captions, strict=True)):
+        y = top + i
+        ax.text(0.2, y + 0.5, caption, fontsize=9, va="center")
+        numbers = step.values.get(page, ())
+        for k, value in enumerate(numbers):
+            erased = len(previous) == len(numbers) and step.phase == "write" and previous[k] != value
+            ax.add_patch(Rectangle((x_page + k * slot_w + 0.05, y + 0.12), slot_w - 0.1, 0.76,
+                                   facecolor=_ERASED_FACE if erased else _PAGE_FACE, edgecolor="#5a5a5a",
+                                   gid=f"{'erased' if erased else 'slot'}-{i}-{k}"))
+            ax.text(x_page + k * slot_w + slot_w / 2, y + 0.5, f"{value:g}", ha="center", va="center", fontsize=9)
+        if page in step.versions:
+            tally = step.versions[page]
+            marks = f"{'|' * tally}  ({tally})" if tally else "0"
+            ax.text(x_tally, y + 0.5, marks, fontsize=10, va="center", family="monospace", gid=f"tally-{i}-{tally}")
+        noted += [save for save in step.saves if save.name == page]
+        if step.phase == "backward":
+            refused = step.error is not None and "modified by an inplace operation" in step.error
+            verdict = "audit REFUSES: the page's tally moved" if refused else "audit accepts every entry"
+            ax.text(x_ledger, y + 0.5, verdict, fontsize=9, va="center", fontweight="bold",
+                    color=_REFUSED if refused else _ACCEPTED, gid=f"audit-{i}-{'refused' if refused else 'ok'}")
+        elif noted:
+            words = "; ".join(f"{entries.get(s.node, s.node)} noted tally {s.version}" for s in noted)
+            ax.text(x_ledger, y + 0.5, words, fontsize=9, va="center", color="#1f4e99")
+        if numbers:
+            previous = numbers
     return fig

@@ -12,9 +12,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+import torch  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from stridelab import draw_loss_curves  # noqa: E402
+from stridelab import deposits, draw_balance, draw_loss_curves  # noqa: E402
 
 RUNS = {"zeroed": [3.0, 1.5, 0.7, 0.3], "not zeroed": [3.0, 0.5, 1.4, 2.0]}
 
@@ -76,3 +77,35 @@ def test_renders_to_a_non_blank_png_through_repr_png():
     pixels = plt.imread(io.BytesIO(png), format="png")
     assert pixels.shape[1] > pixels.shape[0] > 100  # wider than tall: panels side by side
     assert len(np.unique(pixels.reshape(-1, pixels.shape[-1]), axis=0)) > 8
+
+
+def _history() -> list:
+    w = torch.tensor([1.0, -1.0], requires_grad=True)
+    history = []
+    (w * 3).sum().backward()
+    history.append(("3w", w.grad.clone()))
+    (w**2).sum().backward()
+    history.append(("w squared, not emptied", w.grad.clone()))
+    w.grad = None
+    history.append(("emptied", None))
+    (w**2).sum().backward()
+    history.append(("w squared", w.grad.clone()))
+    return history
+
+
+def test_deposits_are_the_differences_of_real_balances():
+    assert deposits(_history()) == [[3.0, 3.0], [2.0, -2.0], None, [2.0, -2.0]]
+
+
+def test_balance_picture_draws_every_deposit_and_balance_and_the_emptied_account():
+    fig = draw_balance(_history(), title="account")
+    boxes = {p.get_gid() for ax in fig.axes for p in ax.patches if p.get_gid()}
+    assert boxes == {f"{kind}-{r}-{k}" for kind in ("deposit", "balance") for r in (0, 1, 3) for k in (0, 1)}
+    texts = [t.get_text() for ax in fig.axes for t in ax.texts]
+    assert texts.count("5") == 1 and "+2" in texts and "-2" in texts
+    assert _texts(fig)["empty-2"] == "empty (None)"
+
+
+def test_balance_picture_refuses_an_empty_history():
+    with pytest.raises(ValueError, match="at least one event"):
+        draw_balance([], title="nothing")

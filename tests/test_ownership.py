@@ -8,7 +8,6 @@ matplotlib.use("Agg")
 
 import pytest  # noqa: E402
 import torch  # noqa: E402
-from matplotlib.colors import to_rgba  # noqa: E402
 from torch import nn  # noqa: E402
 
 from stridelab import KINDS, draw_state_map, state_kind, state_map  # noqa: E402
@@ -70,15 +69,41 @@ def test_batchnorm_counter_moves_with_device_but_is_not_cast():
     assert counter.kind == "buffer" and counter.moves_with_device and not counter.cast_by_dtype
 
 
+def _boxes(fig, prefix: str) -> dict:
+    return {p.get_gid().removeprefix(prefix): p.get_bbox() for ax in fig.axes for p in ax.patches
+            if (p.get_gid() or "").startswith(prefix)}
+
+
+def _inside(inner, outer) -> bool:
+    return outer.x0 <= inner.x0 and inner.x1 <= outer.x1 and outer.y0 <= inner.y0 and inner.y1 <= outer.y1
+
+
+DEPTH = {"held": 0, "moves": 1, "saved": 2, "trained": 3}
+
+
 @pytest.mark.parametrize("module", [Everything(), tied(), nn.BatchNorm1d(2)], ids=["everything", "tied", "bn"])
-def test_figure_has_one_row_per_tensor_coloured_by_answer(module):
-    fig = draw_state_map(module, title="state")
-    cells = {p.get_gid(): p for ax in fig.axes for p in ax.patches if (p.get_gid() or "").startswith("cell-")}
-    entries = state_map(module)
-    assert len(cells) == 6 * len(entries)
-    for row, entry in enumerate(entries):
-        yes, no = cells[f"cell-{row}-in_state_dict"], cells[f"cell-{row}-requires_grad"]
-        saved_colour = to_rgba(yes.get_facecolor())
-        assert (saved_colour == to_rgba("#d9ead3")) == entry.in_state_dict
-        assert (to_rgba(no.get_facecolor()) == to_rgba("#d9ead3")) == entry.requires_grad
+@pytest.mark.parametrize("plain_words", [False, True])
+def test_each_tensor_sits_in_the_innermost_region_that_reaches_it(module, plain_words):
+    fig = draw_state_map(module, title="state", plain_words=plain_words)
+    regions, chips = _boxes(fig, "region-"), _boxes(fig, "chip-")
+    assert list(regions) == list(DEPTH)
+    entries = [e for e in state_map(module) if not e.tied_to]
+    assert len(chips) == len(entries)
+    for entry in entries:
+        label = next(label for label in chips if label.split(" = ")[0] == entry.name)
+        depth = sum((entry.moves_with_device, entry.in_state_dict, entry.in_parameters))
+        inside = [key for key, box in regions.items() if _inside(chips[label], box)]
+        assert inside == [key for key, d in DEPTH.items() if d <= depth], entry.name
     assert fig._repr_png_().startswith(b"\x89PNG")
+
+
+def test_tied_names_share_one_chip():
+    chips = _boxes(draw_state_map(tied()), "chip-")
+    assert "0.weight = 2.weight" in chips and "0.bias = 2.bias" in chips and len(chips) == 2
+
+
+def test_a_tensor_reached_by_an_inner_mechanism_only_is_refused():
+    module = Everything()
+    module._register_state_dict_hook(lambda mod, sd, prefix, local: sd.update(plain=mod.plain))
+    with pytest.raises(ValueError, match="plain: what reaches it is not nested"):
+        draw_state_map(module)

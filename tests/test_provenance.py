@@ -11,7 +11,7 @@ import torch  # noqa: E402
 from matplotlib.colors import to_rgba  # noqa: E402
 
 from stridelab import Sharing, draw_sharing, probe_sharing  # noqa: E402
-from stridelab.provenance import _OWN_FACE, _SHARED_FACE, LINKS  # noqa: E402
+from stridelab.provenance import _OWN_FACE, _SHARED_FACE, LINKS, sharing_table  # noqa: E402
 
 
 def leaf() -> torch.Tensor:
@@ -71,3 +71,19 @@ def test_the_figure_renders_as_png():
 def test_no_rows_is_refused():
     with pytest.raises(ValueError, match="at least one"):
         draw_sharing([])
+
+
+def test_the_table_states_each_measured_link_in_words():
+    rows = [probe_sharing(leaf, lambda x: x.detach(), "x.detach()"),
+            probe_sharing(leaf, lambda x: x.clone(), "x.clone()"),
+            probe_sharing(leaf, lambda x: x.data, "x.data")]
+    header, *lines = sharing_table(rows).splitlines()
+    assert header.split() == ["derived", "storage", "version", "counter", "autograd", "graph", "grad_fn"]
+    assert [line.split() for line in lines] == [
+        ["x.detach()", "shared", "shared", "cut", "None"],
+        ["x.clone()", "own", "own", "linked", "CloneBackward0"],
+        ["x.data", "shared", "own", "cut", "None"],
+    ]
+    assert len({line.index(line.split()[1]) for line in lines}) == 1  # columns aligned
+    with pytest.raises(ValueError, match="at least one"):
+        sharing_table([])

@@ -10,7 +10,7 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from stridelab import draw_timeline, record_versions  # noqa: E402
+from stridelab import draw_erasure_tally, draw_timeline, record_versions  # noqa: E402
 
 VIEW_WRITE = [
     "x = torch.randn(4, requires_grad=True)",
@@ -88,3 +88,48 @@ def test_figure_without_errors_or_writes_has_no_highlights():
                                          "y.backward()"]))
     assert _gids(fig, "write-") == set() and _gids(fig, "stale-") == set()
     assert {gid.rsplit("-", 1)[1] for gid in _gids(fig, "phase-")} == {"forward", "backward"}
+
+
+ERASURE = [
+    "x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)",
+    "a = x * 2",
+    "y = (a ** 2).sum()",
+    "with torch.no_grad(): a[1] = 9.0",
+    "y.backward()",
+]
+
+
+def _texts(fig: Figure) -> dict[str, str]:
+    return {t.get_gid(): t.get_text() for ax in fig.axes for t in ax.texts if t.get_gid()}
+
+
+def test_values_are_recorded_for_small_tensors_only():
+    timeline = record_versions(["s = torch.arange(3.)", "big = torch.zeros(9)", "s.mul_(2)"])
+    assert timeline.steps[0].values == {"s": (0.0, 1.0, 2.0)}
+    assert "big" not in timeline.steps[1].values
+    assert timeline.steps[2].values["s"] == (0.0, 2.0, 4.0)
+
+
+def test_erasure_picture_marks_the_rewritten_number_the_tally_and_the_refusal():
+    timeline = record_versions(ERASURE)
+    fig = draw_erasure_tally(timeline, "a", ["x", "double", "square", "erase", "audit"], title="erasure",
+                             entries={"PowBackward0": "squaring"})
+    assert _gids(fig, "erased-") == {"erased-3-1"}  # only the number the write changed
+    texts = _texts(fig)
+    assert {gid for gid in texts if gid.startswith("tally-")} == {"tally-1-0", "tally-2-0", "tally-3-1", "tally-4-1"}
+    assert "audit-4-refused" in texts
+    all_texts = [t.get_text() for ax in fig.axes for t in ax.texts]
+    assert "squaring noted tally 0" in all_texts
+
+
+def test_erasure_picture_accepts_when_backward_does():
+    lines = [*ERASURE[:3], "with torch.no_grad(): x[1] = 9.0", "y.backward()"]  # x is not what pow saved
+    fig = draw_erasure_tally(record_versions(lines), "a", ["x", "double", "square", "erase x", "audit"],
+                             title="accepted")
+    assert "audit-4-ok" in _texts(fig)
+    assert _gids(fig, "erased-") == set()
+
+
+def test_erasure_picture_needs_one_caption_per_step():
+    with pytest.raises(ValueError, match="captions"):
+        draw_erasure_tally(record_versions(ERASURE), "a", ["too few"], title="t")

@@ -7,7 +7,7 @@
     autograd-state collect CHAPTER SOURCE   a folder or archive of notebooks into submitted/ (problems reported)
     autograd-state grade CHAPTER            grade in the sandbox into nbgrader's gradebook; zero tampered exercises
     autograd-state feedback CHAPTER         feedback HTML for learners (hidden tests removed)
-    autograd-state export                   grades.csv from the gradebook
+    autograd-state export [--format F]      the gradebook as nbgrader's grades.csv, or for Canvas or Moodle
     autograd-state report CHAPTER           class report: score spread and frequent misconceptions (PNG, HTML, CSV)
     autograd-state day CHAPTER SOURCE       collect, grade, feedback, export and report in one go
     autograd-state normalize [NOTEBOOK ...] execute instructor notebooks and store them normalised
@@ -35,15 +35,20 @@ def main(argv: list[str] | None = None) -> int:
         help="instructor: also build the edition with solutions and hidden tests, into _build/instructor",
     )
     book.add_argument("--pdf", action="store_true", help="also print the student edition to _build/pdf/")
-    collect = commands.add_parser("collect", help="collect submissions into submitted/")
+    collect = _bound_options(commands.add_parser("collect", help="collect submissions into submitted/"))
     collect.add_argument("chapter")
     collect.add_argument("source", type=Path, help="folder, .zip or .tar(.gz) of notebooks")
     _grading_options(commands.add_parser("grade", help="grade a chapter's submissions in the sandbox"))
     commands.add_parser("feedback", help="generate learner feedback").add_argument("chapter")
-    commands.add_parser("export", help="export grades to grades.csv")
+    export = commands.add_parser("export", help="export the gradebook for nbgrader, Canvas or Moodle")
+    export.add_argument("--format", choices=("csv", "canvas", "moodle"), default="csv",
+                        help="csv: nbgrader's grades.csv; canvas, moodle: each LMS's grade import (default: csv)")
+    export.add_argument("--output", type=Path, default=None,
+                        help="file to write (default: grades.csv, grades-canvas.csv, grades-moodle.csv)")
     commands.add_parser("report", help="class report of a chapter").add_argument("chapter")
     day = _grading_options(commands.add_parser("day", help="collect, grade, feedback, export, report"))
     day.add_argument("source", type=Path, help="folder, .zip or .tar(.gz) of notebooks")
+    day.add_argument("--format", choices=("csv", "canvas", "moodle"), default="csv", help="export format")
     commands.add_parser("normalize", help="execute and store instructor notebooks").add_argument(
         "notebooks", nargs="*", type=Path
     )
@@ -72,8 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         course.nbgrader("generate_feedback", args.chapter, "--force", db=args.db)
         print(f"feedback written under {course.root / 'feedback'}")
     elif args.command == "export":
-        course.nbgrader("export", db=args.db)
-        print(f"grades written to {course.root / 'grades.csv'}")
+        _export(course, args)
     elif args.command == "report":
         from autograder.pipeline.report import class_report
 
@@ -82,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         _collect(course, args)
         if _grade(course, args):
             return 2
-        for step in (["feedback", args.chapter], ["export"], ["report", args.chapter]):
+        for step in (["feedback", args.chapter], ["export", "--format", args.format], ["report", args.chapter]):
             main([*(["--root", str(course.root)]), *(["--db", args.db] if args.db else []), *step])
     elif args.command == "normalize":
         from autograder.pipeline.normalize import execute_and_normalize
@@ -96,40 +100,84 @@ def main(argv: list[str] | None = None) -> int:
 def _grading_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("chapter")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="sandboxes in parallel (cores)")
-    parser.add_argument("--shard", default=None, metavar="I/N", help="grade shard I of N (0-based) of the students")
+    parser.add_argument("--shard", default=None, metavar="I/N|auto",
+                        help="grade shard I of N (0-based) of the students; auto: from the Slurm array, "
+                             "Kubernetes Indexed Job or CI matrix variables")
+    parser.add_argument("--shard-count", type=int, default=None, metavar="N",
+                        help="with --shard auto on a Kubernetes Indexed Job: the Job's completions")
     parser.add_argument("--force", action="store_true", help="regrade submissions already graded as they are")
     parser.add_argument("--timeout", type=float, default=None, help="seconds of wall-clock time per submission")
     parser.add_argument("--unsafe-nbgrader", action="store_true",
                         help="plain `nbgrader autograde` (runs tests in the submission's kernel; no sandbox)")
+    return _bound_options(parser)
+
+
+def _bound_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    from autograder.pipeline.bounds import Bounds, option, variable
+
+    limits = parser.add_argument_group("limits on what a submission may hold (also AUTOGRAD_STATE_MAX_* variables)")
+    for name in Bounds.option_names():
+        limits.add_argument(option(name), dest=f"max_{name}", type=int, default=None, metavar="N",
+                            help=f"default {getattr(Bounds(), name)} ({variable(name)})")
     return parser
+
+
+def _bounds(args: argparse.Namespace):
+    """The limits the options give, also put in the environment so every grading step sees them."""
+    from autograder.pipeline.bounds import Bounds, variable
+
+    try:
+        bounds = Bounds.from_env(**{n: getattr(args, f"max_{n}") for n in Bounds.option_names()})
+    except ValueError as err:
+        raise SystemExit(str(err)) from None
+    for name in Bounds.option_names():
+        os.environ[variable(name)] = str(getattr(bounds, name))
+    return bounds
 
 
 def _collect(course: Course, args: argparse.Namespace) -> None:
     from autograder.pipeline.collect import collect
 
-    students, problems = collect(course, args.chapter, args.source)
+    students, problems = collect(course, args.chapter, args.source, _bounds(args))
     for problem in problems:
-        print(f"not collected: {problem.path}: {problem.reason}")
-    print(f"collected {len(students)} submission(s) of {args.chapter}; {len(problems)} file(s) not used "
+        print(f"{'not collected' if problem.action == 'refused' else 'collected, changed'}: "
+              f"{problem.path}: {problem.reason}")
+    refused = sum(p.action == "refused" for p in problems)
+    print(f"collected {len(students)} submission(s) of {args.chapter}; {refused} file(s) not used "
           f"(submitted/{args.chapter}-collect.csv)")
 
 
+def _export(course: Course, args: argparse.Namespace) -> None:
+    from autograder.pipeline.export import export
+
+    path = export(course, args.format, output=args.output, db=args.db)
+    print(f"grades written to {path} ({args.format})")
+
+
 def _grade(course: Course, args: argparse.Namespace) -> int:
+    from autograder.pipeline.flags import explain
+
+    bounds = _bounds(args)
     if args.unsafe_nbgrader:
         from autograder.pipeline.grade import autograde
 
-        flags = autograde(course, args.chapter, db=args.db)
+        if args.shard:
+            raise SystemExit("--shard grades in the sandbox; --unsafe-nbgrader grades the whole class")
+        flags = autograde(course, args.chapter, db=args.db, bounds=bounds)
     else:
         from autograder.pipeline.confine import Limits
         from autograder.pipeline.pool import SandboxUnavailable
         from autograder.pipeline.sandboxed import grade_chapter
+        from autograder.pipeline.shards import ShardError, resolve
 
         shard = None
         if args.shard:
-            index, _, count = args.shard.partition("/")
-            shard = (int(index), int(count))
-            if not 0 <= shard[0] < shard[1]:
-                raise SystemExit(f"--shard {args.shard}: expected I/N with 0 <= I < N")
+            try:
+                found = resolve(args.shard, os.environ, args.shard_count)
+            except ShardError as err:
+                raise SystemExit(str(err)) from None
+            print(f"grading {found}")
+            shard = (found.index, found.count)
         limits = Limits(wall=args.timeout) if args.timeout else None
         try:
             outcome = grade_chapter(course, args.chapter, db=args.db, workers=args.workers, shard=shard,
@@ -141,7 +189,7 @@ def _grade(course: Course, args: argparse.Namespace) -> int:
         flags = outcome.flags
         print(f"graded {len(outcome.graded)} submission(s); {len(outcome.skipped)} unchanged and already graded")
     for flag in flags:
-        print(f"flagged {flag.student} {flag.grade_id or flag.chapter}: {flag.reason}")
+        print(f"flagged {flag.student} {flag.grade_id or flag.chapter}: {explain(flag.reason)}")
     print(f"graded {args.chapter}; {len(flags)} flag(s) in autograded/{args.chapter}-flags.csv")
     return 0
 

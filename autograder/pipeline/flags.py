@@ -16,6 +16,9 @@ from autograder.gradeid import exercise_of
 from autograder.pipeline.course import Course
 from autograder.pipeline.integrity import Tampering
 
+NBGRADER_REFUSED = ("not graded: nbgrader refused the notebook even after its cells were matched to the chapter; "
+                    "open it in formgrader or grade it by hand")
+
 
 @dataclass(frozen=True)
 class Flag:
@@ -57,4 +60,15 @@ def write_flags(path: Path, flags: list[Flag]) -> None:
     with path.open("w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(["student", "chapter", "grade_id", "reason"])
-        writer.writerows([f.student, f.chapter, f.grade_id, f.reason] for f in flags)
+        writer.writerows([f.student, f.chapter, f.grade_id, explain(f.reason)] for f in flags)
+
+
+def explain(reason: str) -> str:
+    """A flag's reason in the instructor's terms: nbgrader's own advice is never passed on bare.
+
+    nbgrader answers any notebook it cannot validate with advice meant for the instructor's own
+    files ("run nbgrader update ."); for a learner's submission that advice is wrong.
+    """
+    if "nbgrader update" in reason or "metadata format" in reason or "failed to validate" in reason:
+        return NBGRADER_REFUSED + " (nbgrader found its cell metadata invalid)"
+    return reason

@@ -1,30 +1,88 @@
-"""Autograde submitted chapters with nbgrader, then zero and flag tampered exercises."""
+"""Autograde submitted chapters with nbgrader, then zero and flag tampered exercises.
+
+Before anything grades a submission, :func:`admitted` reads it within the limits of
+:mod:`autograder.pipeline.bounds` (a notebook placed in ``submitted/`` by nbgrader's exchange is
+untrusted input too) and reconciles it with the student edition
+(:mod:`autograder.pipeline.reconcile`), so that nbgrader is given a notebook it can grade.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from nbgrader.api import Gradebook, MissingEntry
 
-from autograder.pipeline.course import Course
-from autograder.pipeline.flags import Flag, submissions, write_flags, zero_tampered
+from autograder.pipeline import reconcile
+from autograder.pipeline.bounds import Bounds, Refused, load
+from autograder.pipeline.course import Course, read_notebook
+from autograder.pipeline.flags import NBGRADER_REFUSED, Flag, submissions, write_flags, zero_tampered
 from autograder.pipeline.integrity import check_submission, test_cell_checksums
 
 
-def autograde(course: Course, chapter: str, db: str | None = None) -> list[Flag]:
+def admitted(
+    course: Course,
+    chapter: str,
+    flags: list[Flag],
+    shard: tuple[int, int] | None = None,
+    bounds: Bounds | None = None,
+) -> list[tuple[str, Path]]:
+    """The submissions (of one shard) that can be graded, each rewritten into a gradable notebook.
+
+    A submission over a limit is not graded: a flag says which limit and which option raises it.
+    Every other one is reconciled with the student edition; what reconciliation changed is flagged,
+    and the reconciled notebook is what nbgrader reads (the learner's file is kept beside it).
+
+    Args:
+        course: The course checkout.
+        chapter: The chapter.
+        flags: Receives one :class:`Flag` per refusal and per change.
+        shard: ``(i, n)``: only the students of shard ``i`` of ``n``.
+        bounds: The limits (:meth:`~autograder.pipeline.bounds.Bounds.from_env` when None).
+
+    Returns:
+        ``(student, path)`` of every submission to grade.
+    """
+    bounds = bounds or Bounds.from_env()
+    edition = read_notebook(course.release_notebook(chapter))
+    chosen = []
+    for student, path in submissions(course, chapter):
+        if shard and _shard_of(student, shard[1]) != shard[0]:
+            continue
+        try:
+            notebook, notes = load(reconcile.original_of(path), bounds)
+        except Refused as refused:
+            flags.append(Flag(student, chapter, "", f"not graded: {refused}"))
+            continue
+        result = reconcile.reconcile(notebook, edition)
+        result.changed = result.changed or bool(notes)
+        flags += [Flag(student, chapter, "", note) for note in notes]
+        flags += [Flag(student, chapter, grade_id, reason) for grade_id, reason in result.findings]
+        reconcile.store(path, result)
+        chosen.append((student, path))
+    return chosen
+
+
+def autograde(course: Course, chapter: str, db: str | None = None, bounds: Bounds | None = None) -> list[Flag]:
     """Grade every submission of a chapter; a broken one is flagged, never fatal.
 
-    Runs ``nbgrader autograde`` (nbgrader executes each submission in a fresh kernel and writes
-    the gradebook), then checks each submission's test cells against the student edition and
-    sets every test cell of a tampered exercise to a manual score of 0, flagged for review.
+    Runs ``nbgrader autograde`` on the :func:`admitted` submissions (nbgrader executes each in a
+    fresh kernel and writes the gradebook), then checks each submission's test cells against the
+    student edition and sets every test cell of a tampered exercise to a manual score of 0,
+    flagged for review.
 
     Returns:
         Every flag raised, also written to ``autograded/<chapter>-flags.csv``.
     """
     db = db or course.gradebook_url
-    course.nbgrader("autograde", chapter, "--force", db=db, check=False)
-    expected = test_cell_checksums(course.release_notebook(chapter))
     flags: list[Flag] = []
+    chosen = admitted(course, chapter, flags, bounds=bounds)
+    refused = sorted({s for s, _ in submissions(course, chapter)} - {s for s, _ in chosen})
+    exclude = [f"--CourseDirectory.student_id_exclude={','.join(refused)}"] if refused else []
+    if chosen:
+        course.nbgrader("autograde", chapter, "--force", *exclude, db=db, check=False)
+    expected = test_cell_checksums(course.release_notebook(chapter))
     with Gradebook(db) as gradebook:
-        for student, path in submissions(course, chapter):
+        for student, path in chosen:
             try:
                 tampered = check_submission(expected, path)
             except ValueError as err:
@@ -34,9 +92,15 @@ def autograde(course: Course, chapter: str, db: str | None = None) -> list[Flag]
             try:
                 gradebook.find_submission_notebook(chapter, chapter, student)
             except MissingEntry:
-                flags.append(Flag(student, chapter, "", "not graded: nbgrader could not grade this submission"))
+                flags.append(Flag(student, chapter, "", NBGRADER_REFUSED))
     write_flags(course.autograded / f"{chapter}-flags.csv", flags)
     return flags
+
+
+def _shard_of(student: str, count: int) -> int:
+    from autograder.pipeline.sandboxed import shard_of  # the sandbox's module: imported only to shard
+
+    return shard_of(student, count)
 
 
 def scores(course: Course, chapter: str, db: str | None = None) -> dict[str, dict[str, float]]:

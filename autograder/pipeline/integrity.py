@@ -1,8 +1,10 @@
-"""Find submissions whose locked test cells were deleted or altered.
+"""Find submissions whose locked test cells were deleted, altered, retyped, copied or forged.
 
 nbgrader restores an edited test cell from the source before it runs, and leaves a deleted one
 ungraded. The course's rule is stricter and visible: a tampered test cell scores 0 for its
-whole exercise, and the exercise is flagged for a human to look at.
+whole exercise, and the exercise is flagged for a human to look at. The check reads the learner's
+file as submitted, even where the grader graded a reconciled copy
+(:mod:`autograder.pipeline.reconcile`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from nbgrader.utils import compute_checksum
 
 from autograder.gradeid import exercise_of
 from autograder.pipeline.course import is_test_cell, nbgrader_meta, read_notebook
+from autograder.pipeline.reconcile import original_of
 
 
 @dataclass(frozen=True)
@@ -37,18 +40,30 @@ def test_cell_checksums(student_edition: Path) -> dict[str, str]:
 def check_submission(expected: dict[str, str], submission: Path) -> list[Tampering]:
     """Compare every test cell of the student edition (its checksums) with the submission's copy.
 
+    Args:
+        expected: :func:`test_cell_checksums` of the student edition.
+        submission: ``submitted/<student>/<chapter>/<chapter>.ipynb`` of a course root.
+
     Raises:
         ValueError: when the submission is not a readable notebook.
     """
-    found = {}
-    for cell in read_notebook(submission).cells:
+    found: dict[str, list] = {}
+    for cell in read_notebook(original_of(submission)).cells:
         grade_id = nbgrader_meta(cell).get("grade_id")
         if grade_id in expected:
-            found[grade_id] = cell
+            found.setdefault(grade_id, []).append(cell)
     problems = []
     for grade_id, checksum in expected.items():
-        if grade_id not in found:
-            problems.append(Tampering(grade_id, exercise_of(grade_id), "test cell deleted or its metadata removed"))
-        elif not is_test_cell(found[grade_id]) or compute_checksum(found[grade_id]) != checksum:
-            problems.append(Tampering(grade_id, exercise_of(grade_id), "test cell altered"))
+        copies = found.get(grade_id, [])
+        if not copies:
+            problems.append(Tampering(grade_id, exercise_of(grade_id), f"the test cell {grade_id} was deleted or "
+                                      "its nbgrader metadata removed: its exercise scores 0"))
+        elif len(copies) > 1:
+            problems.append(Tampering(grade_id, exercise_of(grade_id), f"the test cell {grade_id} appears "
+                                      f"{len(copies)} times: a copied cell, or a forged one; its exercise "
+                                      "scores 0, the other exercises are graded"))
+        elif not is_test_cell(copies[0]) or compute_checksum(copies[0]) != checksum:
+            problems.append(Tampering(grade_id, exercise_of(grade_id), f"the test cell {grade_id} was altered "
+                                      "(its source, type or metadata differs from the chapter's): its exercise "
+                                      "scores 0"))
     return problems

@@ -36,7 +36,8 @@ from autograder.pipeline import verdict as verdicts
 from autograder.pipeline import wire
 from autograder.pipeline.confine import Limits
 from autograder.pipeline.course import Course, read_notebook
-from autograder.pipeline.flags import Flag, submissions, write_flags, zero_tampered
+from autograder.pipeline.flags import Flag, write_flags, zero_tampered
+from autograder.pipeline.grade import admitted
 from autograder.pipeline.integrity import check_submission, test_cell_checksums
 from autograder.pipeline.pool import Pool
 from autograder.pipeline.preprocessors import CheckCellMetadataOnce, SandboxVerdicts
@@ -218,9 +219,7 @@ def grade_chapter(
 
     todo: list[tuple[str, Path, str]] = []
     with Gradebook(db) as gradebook:
-        for student, path in submissions(course, chapter):
-            if shard and shard_of(student, shard[1]) != shard[0]:
-                continue
+        for student, path in admitted(course, chapter, outcome.flags, shard):
             digest = hashlib.sha256(path.read_bytes() + fingerprint.encode()).hexdigest()
             if not force and state.hashes.get(student) == digest and _graded(gradebook, chapter, student):
                 outcome.skipped.append(student)
