@@ -19,7 +19,7 @@ import torch
 
 from autograder.checks import Diagnosis, Forbid, exercise
 from autograder.draw import Draw
-from autograder.elementwise import CUBE, EVERY_OP, SAVES_INPUT, SAVES_OUTPUT, SOFT_CLIP, Op, derivative, positive
+from autograder.elementwise import ALL_OPS, CUSTOM, SAVE_INPUT, SAVE_OUTPUT, Op, derivative
 from autograder.recorder import DATA
 from autograder.values import close
 
@@ -131,11 +131,11 @@ USES_AUTOGRAD_GRAD = Forbid(
 USES_DATA = Forbid((DATA,), "the answer reads {call}: work with w and w.grad themselves.")
 
 
-def _pair(draw: Draw, first: tuple[Op, ...], second: tuple[Op, ...]) -> tuple[torch.Tensor, Op, Op]:
-    f = draw.choice(first)
-    g = draw.choice([op for op in second if op is not f])
-    w0 = positive(draw.randn(*draw.shape(draw.integer(1, 3), high=4)))
-    return w0, f, g
+def _pair(draw: Draw, first: dict[str, Op], second: dict[str, Op]) -> tuple[torch.Tensor, Op, Op]:
+    f = draw.choice(sorted(first))
+    g = draw.choice([name for name in sorted(second) if name != f])
+    w0 = draw.randn(*draw.shape(draw.integer(1, 3), high=4))
+    return w0, first[f], second[g]
 
 
 two_objectives = exercise(
@@ -152,15 +152,15 @@ two_objectives = exercise(
     ),
 )
 two_objectives.case("sin-then-square", "two_objectives(w0, torch.sin, lambda w: w ** 2)",
-                    lambda: (torch.tensor([0.5, 1.0, 2.0]), SAVES_INPUT[0], SAVES_INPUT[1]))
+                    lambda: (torch.tensor([0.5, 1.0, 2.0]), torch.sin, lambda w: w ** 2))
 two_objectives.case("exp-then-tanh", "two_objectives(w0, torch.exp, torch.tanh), w0 of shape (2, 3)",
-                    lambda: (positive(torch.linspace(-1.0, 1.0, 6).view(2, 3)), SAVES_OUTPUT[0], SAVES_OUTPUT[1]))
+                    lambda: (torch.linspace(-1.0, 1.0, 6).view(2, 3), torch.exp, torch.tanh))
 two_objectives.case("input-then-output", "a hidden pair: an op that saves its input, one that saves its output",
-                    lambda draw: _pair(draw, SAVES_INPUT, SAVES_OUTPUT), hidden=True, points=2)
+                    lambda draw: _pair(draw, SAVE_INPUT, SAVE_OUTPUT), hidden=True, points=2)
 two_objectives.case("output-then-input", "a hidden pair: an op that saves its output, one that saves its input",
-                    lambda draw: _pair(draw, SAVES_OUTPUT, SAVES_INPUT), hidden=True, points=2)
+                    lambda draw: _pair(draw, SAVE_OUTPUT, SAVE_INPUT), hidden=True, points=2)
 two_objectives.case("custom-functions", "a hidden pair of custom autograd Functions",
-                    lambda draw: _pair(draw, (CUBE,), (SOFT_CLIP,)),
+                    lambda draw: _pair(draw, {"Cube": CUSTOM["Cube"]}, {"SoftClip": CUSTOM["SoftClip"]}),
                     hidden=True, points=2)
 two_objectives.case("any-pair", "a hidden pair of any two ops",
-                    lambda draw: _pair(draw, EVERY_OP, EVERY_OP), hidden=True, points=2)
+                    lambda draw: _pair(draw, {**ALL_OPS, **CUSTOM}, {**ALL_OPS, **CUSTOM}), hidden=True, points=2)

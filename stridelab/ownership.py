@@ -20,39 +20,9 @@ from matplotlib.patches import FancyBboxPatch
 from torch import nn
 
 from stridelab.figures import LayoutFigure
+from stridelab.state import KINDS, owner_of, state_kind
 
 __all__ = ["KINDS", "StateEntry", "draw_state_map", "state_kind", "state_map"]
-
-#: The kinds of tensor state a module can hold, in the order the chapter introduces them.
-KINDS = ("parameter", "buffer", "non-persistent buffer", "plain tensor")
-
-
-def _owner(module: nn.Module, name: str) -> tuple[nn.Module, str]:
-    """The submodule that holds a dotted name, and the name's last part."""
-    path, _, leaf = name.rpartition(".")
-    return (module.get_submodule(path) if path else module), leaf
-
-
-def state_kind(module: nn.Module, name: str) -> str:
-    """How ``module`` holds the attribute ``name`` (dotted names reach into submodules).
-
-    Returns:
-        One of :data:`KINDS`; ``"plain value"`` for an attribute that is not a tensor;
-        ``"missing"`` when there is no such attribute.
-    """
-    try:
-        owner, leaf = _owner(module, name)
-    except AttributeError:
-        return "missing"
-    if leaf in dict(owner.named_parameters(recurse=False)):
-        return "parameter"
-    if leaf in dict(owner.named_buffers(recurse=False)):
-        # state_dict(keep_vars=True) is the public view of persistence; it does not copy.
-        return "buffer" if leaf in owner.state_dict(keep_vars=True) else "non-persistent buffer"
-    if leaf not in vars(owner):
-        return "missing"
-    return "plain tensor" if isinstance(vars(owner)[leaf], torch.Tensor) else "plain value"
-
 
 @dataclass(frozen=True)
 class StateEntry:
@@ -94,7 +64,7 @@ def _tensors(module: nn.Module) -> list[tuple[str, torch.Tensor]]:
 
 
 def _lookup(module: nn.Module, name: str) -> torch.Tensor:
-    owner, leaf = _owner(module, name)
+    owner, leaf = owner_of(module, name)
     return getattr(owner, leaf)
 
 

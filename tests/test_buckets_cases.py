@@ -21,8 +21,9 @@ from autograder.buckets import (
     rank_local_edit_facts,
     transfer_facts,
 )
-from autograder.checks import exercises, run
-from tests.catalog.buckets import LOGGING_BUGGY, RIGHT, WRONG
+from autograder.checks import exercises
+from tests.cases import ChapterCases
+from tests.catalog.buckets import LOGGING_BUGGY, RIGHT
 
 
 def namespace() -> dict:
@@ -30,10 +31,6 @@ def namespace() -> dict:
     return {"torch": torch, "nn": nn, "F": F, "dist": dist, "DDP": DDP}
 
 
-def answer_of(grade_id: str, label: str, source: str):
-    names = namespace()
-    exec(compile(source, f"<{label}>", "exec"), names)
-    return names[exercises("buckets")[grade_id].answer]
 
 
 def test_the_agree_model_makes_sum_preserving_changes_exact():
@@ -99,29 +96,6 @@ def test_the_self_test_facts_follow_the_rules_the_chapter_teaches():
     assert all(f["agree after a clone edit"] for f in facts)
 
 
-def test_every_exercise_has_visible_and_hidden_cases():
-    for grade_id, exercise in exercises("buckets").items():
-        assert exercise.selected(hidden=False) and exercise.selected(hidden=True), grade_id
-        names = [case.name for case in exercise.cases]
-        assert len(names) == len(set(names)), grade_id
-
-
-@pytest.mark.parametrize(
-    ("grade_id", "label", "source"),
-    [(gid, label, src) for gid, answers in RIGHT.items() for label, src in answers],
-)
-def test_right_answers_pass_every_case(grade_id, label, source):
-    answer = answer_of(grade_id, label, source)
-    assert run(grade_id, answer, hidden=False) == []
-    assert run(grade_id, answer, hidden=True) == []
-
-
-@pytest.mark.parametrize(
-    ("grade_id", "label", "source", "message"),
-    [(gid, label, src, msg) for gid, answers in WRONG.items() for label, src, msg in answers],
-)
-def test_wrong_answers_fail_with_their_misconception(grade_id, label, source, message):
-    answer = answer_of(grade_id, label, source)
-    failures = run(grade_id, answer, hidden=False) + run(grade_id, answer, hidden=True)
-    assert failures, f"{label} earned full points"
-    assert any(message in failure.misconception for failure in failures), [f.misconception for f in failures]
+class TestBucketsCases(ChapterCases):
+    CHAPTER = "buckets"
+    NAMES = namespace()

@@ -4,20 +4,18 @@ right and wrong answers get the verdicts and messages they must get (in-process)
 import pytest
 import torch
 
-from autograder.checks import exercises, run
+from autograder.checks import exercises
 from autograder.detach import (
     _selftest_expectations,
     observe_copy,
     observe_provenance,
-    observe_snapshot,
     observe_ste,
     reference_independent_copy,
     reference_provenance_grad,
     reference_round_ste,
-    reference_snapshot_before_step,
 )
 from autograder.values import same_storage
-from tests.catalog.detach import RIGHT, WRONG
+from tests.cases import ChapterCases
 
 
 def recipes(grade_id: str) -> list:
@@ -84,27 +82,9 @@ def test_the_halves_case_separates_round_half_even_from_half_up():
     assert not torch.equal(torch.round(x), torch.floor(x + 0.5))
 
 
-@pytest.mark.parametrize("recipe", recipes("detach-reproduce"))
-def test_the_reference_snapshot_keeps_w0_and_w_takes_one_step(recipe):
-    w0, lr = recipe()
-    seen = observe_snapshot(reference_snapshot_before_step, w0, lr)
-    assert torch.equal(seen["snapshot"], w0)
-    assert torch.allclose(seen["w"], w0 - lr * 2 * w0)
-    assert not seen["snapshot_shares_storage_with_w"] and not seen["snapshot_requires_grad"]
-    assert seen["w_is_a_leaf_that_requires_grad"]
-
-
 def test_selftest_probes_agree_with_the_chapter():
     answers = {key: probe() for key, (_q, _kind, probe, _m) in _selftest_expectations().items()}
     assert answers == {"q1": True, "q2": 4.0, "q3": False, "q4": False, "q5": True}
-
-
-def test_every_exercise_has_visible_and_hidden_cases():
-    for grade_id, exercise in exercises("detach").items():
-        assert exercise.selected(hidden=False), grade_id
-        assert exercise.selected(hidden=True), grade_id
-        names = [case.name for case in exercise.cases]
-        assert len(names) == len(set(names)), grade_id
 
 
 def test_case_inputs_are_fresh_on_every_call():
@@ -116,28 +96,6 @@ def test_case_inputs_are_fresh_on_every_call():
     assert not torch.equal(first, second)
 
 
-def _answer(grade_id: str, label: str, source: str):
-    namespace = {"torch": torch}
-    exec(compile(source, f"<{label}>", "exec"), namespace)
-    return namespace[exercises("detach")[grade_id].answer]
-
-
-@pytest.mark.parametrize(
-    ("grade_id", "label", "source"),
-    [(gid, label, src) for gid, answers in RIGHT.items() for label, src in answers],
-)
-def test_right_answers_pass_every_case(grade_id, label, source):
-    answer = _answer(grade_id, label, source)
-    assert run(grade_id, answer, hidden=False) == []
-    assert run(grade_id, answer, hidden=True) == []
-
-
-@pytest.mark.parametrize(
-    ("grade_id", "label", "source", "message"),
-    [(gid, label, src, msg) for gid, answers in WRONG.items() for label, src, msg in answers],
-)
-def test_wrong_answers_fail_with_their_misconception(grade_id, label, source, message):
-    answer = _answer(grade_id, label, source)
-    failures = run(grade_id, answer, hidden=False) + run(grade_id, answer, hidden=True)
-    assert failures, f"{label} earned full points"
-    assert any(message in failure.misconception for failure in failures), [f.misconception for f in failures]
+class TestDetachCases(ChapterCases):
+    CHAPTER = "detach"
+    NAMES = {"torch": torch}

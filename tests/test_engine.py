@@ -163,3 +163,16 @@ def test_seeded_inputs_repeat_for_a_seed_and_differ_across_seeds() -> None:
 def test_raised_carries_plain_text() -> None:
     raised = Raised("RuntimeError", "boom", by_torch=True)
     assert str(raised) == "RuntimeError: boom"
+
+
+def test_the_case_modules_import_no_drawing_code() -> None:
+    """The trusted side (every chapter's and companion's cases) never imports matplotlib."""
+    import subprocess
+    import sys
+
+    from autograder.pipeline.course import Course
+
+    modules = [f"autograder.{a.replace('-', '_')}" for a in Course().chapters()]
+    code = f"import sys; import {', '.join(modules)}; print('matplotlib' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"

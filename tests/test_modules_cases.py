@@ -1,7 +1,6 @@
 """Chapter 5's cases: their expectations agree with torch and with the curriculum's contract, and
 the catalogued answers pass or fail them in-process."""
 
-import pytest
 import torch
 from torch import nn
 
@@ -15,7 +14,7 @@ from autograder.modules import (
     round_trip,
     trainable_scalars,
 )
-from tests.catalog.modules import RIGHT, WRONG
+from tests.cases import ChapterCases
 
 
 def test_batchnorm_counts_training_forwards_only_as_calls_must():
@@ -53,14 +52,6 @@ def test_batchnorm_story_matches_the_chapter():
                                  "tracked_dtype_after_to": "torch.int64", "mean_dtype_after_to": "torch.float64"}
 
 
-def test_every_exercise_has_visible_and_hidden_cases():
-    for grade_id, exercise in exercises("modules").items():
-        assert exercise.selected(hidden=False), grade_id
-        assert exercise.selected(hidden=True), grade_id
-        names = [case.name for case in exercise.cases]
-        assert len(names) == len(set(names)), grade_id
-
-
 def test_case_inputs_are_fresh_and_deterministic():
     case = exercises("modules")["modules-running-mean"].cases[2]
     first, second = case.inputs(), case.inputs()
@@ -72,28 +63,6 @@ def test_a_value_that_is_not_a_module_class_is_refused():
     assert any("must be a class that subclasses torch.nn.Module" in f.misconception for f in failures)
 
 
-def _answer(grade_id: str, label: str, source: str):
-    namespace = {"torch": torch, "nn": nn}
-    exec(compile(source, f"<{label}>", "exec"), namespace)
-    return namespace[exercises("modules")[grade_id].answer]
-
-
-@pytest.mark.parametrize(
-    ("grade_id", "label", "source"),
-    [(gid, label, src) for gid, answers in RIGHT.items() for label, src in answers],
-)
-def test_right_answers_pass_every_case(grade_id, label, source):
-    answer = _answer(grade_id, label, source)
-    assert run(grade_id, answer, hidden=False) == []
-    assert run(grade_id, answer, hidden=True) == []
-
-
-@pytest.mark.parametrize(
-    ("grade_id", "label", "source", "message"),
-    [(gid, label, src, msg) for gid, answers in WRONG.items() for label, src, msg in answers],
-)
-def test_wrong_answers_fail_with_their_misconception(grade_id, label, source, message):
-    answer = _answer(grade_id, label, source)
-    failures = run(grade_id, answer, hidden=False) + run(grade_id, answer, hidden=True)
-    assert failures, f"{label} earned full points"
-    assert any(message in failure.misconception for failure in failures), [f.misconception for f in failures]
+class TestModulesCases(ChapterCases):
+    CHAPTER = "modules"
+    NAMES = {"torch": torch, "nn": nn}

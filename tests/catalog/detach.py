@@ -14,10 +14,6 @@ from autograder.detach import (
     PROVENANCE_NO_DETACH,
     PROVENANCE_NONE,
     PROVENANCE_WRONG_FACTOR,
-    SNAPSHOT_AFTER,
-    SNAPSHOT_IN_GRAPH,
-    SNAPSHOT_REBOUND,
-    SNAPSHOT_SHARES,
     STE_CONSTANT,
     STE_FORWARD,
     STE_HALF_UP,
@@ -27,19 +23,6 @@ from autograder.detach import (
 )
 
 SELFTEST_MESSAGES = {key: q[3] for key, q in _selftest_expectations().items()}
-
-
-def _snapshot(take: str, step: str = "    with torch.no_grad():\n        w -= lr * w.grad\n",
-              after: bool = False) -> str:
-    """A snapshot_before_step whose snapshot line and step lines vary."""
-    lines = ["def snapshot_before_step(w0, lr):", "    w = w0.clone().requires_grad_()"]
-    if not after:
-        lines.append(f"    snapshot = {take}")
-    lines.append("    (w ** 2).sum().backward()")
-    body = "\n".join(lines) + "\n" + step
-    if after:
-        body += f"    snapshot = {take}\n"
-    return body + "    return snapshot, w\n"
 
 
 def _provenance(z: str, ask: str = "    z.sum().backward()\n    return x.grad\n",
@@ -63,18 +46,6 @@ def round_ste(x):
 '''
 
 RIGHT = {
-    "detach-reproduce": [
-        ("detach-clone", _snapshot("w.detach().clone()")),
-        ("no-grad-clone-sub", _snapshot("w.clone().detach()",
-                                        "    with torch.no_grad():\n        w.sub_(lr * w.grad)\n")),
-        ("autograd-grad",
-         "def snapshot_before_step(w0, lr):\n"
-         "    w = w0.detach().clone().requires_grad_(True)\n"
-         "    with torch.no_grad():\n        snapshot = w.clone()\n"
-         "    (grad,) = torch.autograd.grad((w ** 2).sum(), w)\n"
-         "    with torch.no_grad():\n        w -= lr * grad\n"
-         "    return snapshot, w\n"),
-    ],
     "detach-independent": [
         ("detach-clone", "def independent_copy(t):\n    return t.detach().clone()"),
         ("clone-detach", "def independent_copy(t):\n    return t.clone().detach()"),
@@ -108,13 +79,6 @@ RIGHT = {
 
 # (label, answer source, message the grade must contain)
 WRONG = {
-    "detach-reproduce": [
-        ("detach-snapshot", _snapshot("w.detach()"), SNAPSHOT_SHARES),
-        ("clone-snapshot", _snapshot("w.clone()"), SNAPSHOT_IN_GRAPH),
-        ("snapshot-after-step", _snapshot("w.detach().clone()", after=True), SNAPSHOT_AFTER),
-        ("rebinds-w", _snapshot("w.detach().clone()", "    w = w - lr * w.grad\n"), SNAPSHOT_REBOUND),
-        ("data-snapshot", _snapshot("w.data"), SNAPSHOT_SHARES),
-    ],
     "detach-independent": [
         ("detach", "def independent_copy(t):\n    return t.detach()", COPY_DETACH),
         ("clone", "def independent_copy(t):\n    return t.clone()", COPY_CLONE),

@@ -4,18 +4,7 @@ Each wrong answer names the misconception message its test cells must report. Th
 put these into real submissions and grade them with nbgrader.
 """
 
-from autograder.inplace import GATE_MESSAGES, REPRODUCE_MESSAGES, SAVES_MISCONCEPTIONS
-
-REPRODUCE_REFERENCE = '''
-def grad_after_repair(x0):
-    x = x0.clone().requires_grad_(True)
-    z = x.clone()
-    y = (z ** 2).sum()
-    with torch.no_grad():
-        x.add_(1)
-    y.backward()
-    return x.grad
-'''
+from autograder.inplace import GATE_MESSAGES, SAVES_MISCONCEPTIONS
 
 SAVES_LITERAL = (
     'SAVES = {"pow2": "input", "exp": "output", "sigmoid": "output", "relu": "output", "tanh": "output", '
@@ -33,16 +22,6 @@ def saves_with(**changes: str) -> str:
 
 
 RIGHT = {
-    "inplace-reproduce": [
-        ("clone-then-no-grad", REPRODUCE_REFERENCE),
-        ("autograd-grad", "def grad_after_repair(x0):\n"
-                          "    x = torch.tensor(x0.tolist(), requires_grad=True)\n"
-                          "    y = x.clone().pow(2).sum()\n"
-                          "    with torch.no_grad():\n"
-                          "        x += 1\n"
-                          "    (grad,) = torch.autograd.grad(y, x)\n"
-                          "    return grad"),
-    ],
     "inplace-saves": [
         ("literal", SAVES_LITERAL),
         ("grouped", 'SAVES = dict.fromkeys(["exp", "sigmoid", "relu", "tanh", "sqrt"], "output")\n'
@@ -64,30 +43,6 @@ RIGHT = {
 
 # (label, answer source, message the grade must contain)
 WRONG = {
-    "inplace-reproduce": [
-        ("data-fix",
-         "def grad_after_repair(x0):\n    x = x0.clone().requires_grad_(True)\n    y = (x ** 2).sum()\n"
-         "    x.data.add_(1)\n    y.backward()\n    return x.grad", REPRODUCE_MESSAGES["data"]),
-        ("no-clone",
-         "def grad_after_repair(x0):\n    x = x0.clone().requires_grad_(True)\n    y = (x ** 2).sum()\n"
-         "    with torch.no_grad():\n        x.add_(1)\n    y.backward()\n    return x.grad",
-         REPRODUCE_MESSAGES["version"]),
-        ("clone-after-write",
-         "def grad_after_repair(x0):\n    x = x0.clone().requires_grad_(True)\n    with torch.no_grad():\n"
-         "        x.add_(1)\n    y = (x.clone() ** 2).sum()\n    y.backward()\n    return x.grad",
-         REPRODUCE_MESSAGES["new_value"]),
-        ("update-outside-no-grad",
-         "def grad_after_repair(x0):\n    x = x0.clone().requires_grad_(True)\n    y = (x.clone() ** 2).sum()\n"
-         "    x.add_(1)\n    y.backward()\n    return x.grad", REPRODUCE_MESSAGES["leaf"]),
-        ("mutates-x0",
-         "def grad_after_repair(x0):\n    x = x0.requires_grad_(True)\n    y = (x.clone() ** 2).sum()\n"
-         "    with torch.no_grad():\n        x.add_(1)\n    y.backward()\n    return x.grad",
-         REPRODUCE_MESSAGES["mutated"]),
-        ("detach-copy",
-         "def grad_after_repair(x0):\n    x = x0.clone().requires_grad_(True)\n    z = x.detach()\n"
-         "    y = (z ** 2).sum()\n    with torch.no_grad():\n        x.add_(1)\n"
-         "    if y.requires_grad:\n        y.backward()\n    return x.grad", REPRODUCE_MESSAGES["none"]),
-    ],
     "inplace-saves": [
         ("relu-saves-input", saves_with(relu="input"), SAVES_MISCONCEPTIONS["relu"]),
         ("exp-saves-input", saves_with(exp="input"), SAVES_MISCONCEPTIONS["exp"]),
