@@ -20,7 +20,7 @@ from torch import nn
 
 from autograder.checks import Diagnosis, exercise, selftest
 from autograder.ranks import RankError, run_on_ranks
-from autograder.values import AnswerTypeError, close, same_storage
+from autograder.values import AnswerTypeError, close
 
 WORLD_SIZE = 2
 
@@ -299,29 +299,91 @@ def rank_local_edit_facts() -> dict[str, Any]:
     return run_answer_on_ranks(_rank_local_edit_facts)[0]
 
 
+# The self-test's cases, measured on real ranks: gradients of 599,076 bytes each under a 1 MiB
+# bucket_cap_mb, a weight of 7 rows sharded over 2 ranks, and a one-rank write to a clone.
+SELFTEST_FEATURES = 387
+SELFTEST_LAYERS = 3
+SELFTEST_CAP_MB = 1
+SELFTEST_SHARDED = (3, 7)  # nn.Linear(3, 7): a (7, 3) weight
+
+
+def _transfer_facts() -> dict[str, Any]:
+    """On each rank: how many buckets the second iteration reduces, how many weight elements this
+    rank's FSDP2 shard holds, and whether ranks agree after one rank wrote to a clone of p.grad."""
+    import torch.distributed as dist
+    from torch.distributed.device_mesh import init_device_mesh
+    from torch.distributed.fsdp import fully_shard
+    from torch.nn.parallel import DistributedDataParallel
+
+    torch.manual_seed(0)
+    layers = nn.Sequential(*[nn.Linear(SELFTEST_FEATURES, SELFTEST_FEATURES, bias=False)
+                             for _ in range(SELFTEST_LAYERS)])
+    ddp = DistributedDataParallel(layers, bucket_cap_mb=SELFTEST_CAP_MB)
+    reduced: list[int] = []
+
+    def counting_hook(state, bucket):  # DDP reads these annotations: leave them out
+        reduced[-1] += 1
+        work = dist.all_reduce(bucket.buffer().div_(dist.get_world_size()), async_op=True)
+        return work.get_future().then(lambda fut: fut.value()[0])
+
+    ddp.register_comm_hook(None, counting_hook)
+    for _ in range(2):
+        reduced.append(0)
+        ddp(torch.randn(2, SELFTEST_FEATURES)).sum().backward()
+
+    sharded = nn.Linear(*SELFTEST_SHARDED)
+    fully_shard(sharded, mesh=init_device_mesh("cpu", (dist.get_world_size(),)))
+    local = sharded.weight.to_local().numel()
+
+    model = DistributedDataParallel(small_model(), gradient_as_bucket_view=True)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    for _ in range(2):
+        optimizer.zero_grad()
+        model(torch.randn(5, 4) + dist.get_rank()).sum().backward()
+        if dist.get_rank() == 0:
+            logged = next(model.parameters()).grad.clone()
+            logged.mul_(2.0)
+        optimizer.step()
+    params = torch.cat([p.detach().reshape(-1) for p in model.parameters()])
+    gathered = [torch.empty_like(params) for _ in range(dist.get_world_size())]
+    dist.all_gather(gathered, params)
+    return {"buckets after the rebuild": reduced[1], "local elements": local,
+            "agree after a clone edit": all(torch.equal(gathered[0], g) for g in gathered)}
+
+
+@functools.cache
+def transfer_facts() -> list[dict[str, Any]]:
+    """Trusted, measured once per process on two real ranks: each rank's facts, in rank order."""
+    return run_answer_on_ranks(_transfer_facts)
+
+
 def _selftest_expectations() -> dict[str, tuple[str, str, Callable[[], object], str]]:
     """Question key -> (question, result kind, expected value (computed lazily), misconception)."""
-
-    def offset() -> int:
-        flat = torch.zeros(10)
-        return flat[4:10].view(2, 3).storage_offset()
-
-    def write_shows() -> bool:
-        flat = torch.zeros(10)
-        flat[4:10].view(2, 3).add_(1.0)
-        return flat.sum().item() != 0.0
-
-    def cat_shares() -> bool:
-        a, b = torch.zeros(2, 2), torch.zeros(3)
-        return same_storage(torch.cat([a.reshape(-1), b]), a)
-
+    gradient_bytes = SELFTEST_FEATURES * SELFTEST_FEATURES * 4
+    rows, columns = SELFTEST_SHARDED[1], SELFTEST_SHARDED[0]
     return {
-        "q1": ("flat = torch.zeros(10); w = flat[4:10].view(2, 3): what is w.storage_offset()?", "int", offset,
-               "a slice of a flat buffer starts at its offset (4 here); view keeps that offset."),
-        "q2": ("After w.add_(1), does flat change (True/False)?", "bool", write_shows,
-               "w is a view: a write through it lands in the buffer's memory."),
-        "q3": ("Does torch.cat([a.reshape(-1), b]) share memory with a (True/False)?", "bool", cat_shares,
-               "torch.cat always allocates a new tensor and copies into it."),
+        "q1": (f"DDP with bucket_cap_mb={SELFTEST_CAP_MB} and its other defaults wraps "
+               f"{SELFTEST_LAYERS} nn.Linear({SELFTEST_FEATURES}, {SELFTEST_FEATURES}, bias=False) "
+               f"layers ({gradient_bytes:,} bytes of gradient each): how many buckets does the second "
+               "iteration's backward all-reduce (int)?", "int",
+               lambda: transfer_facts()[0]["buckets after the rebuild"],
+               "from the second iteration on, DDP reduces the buckets it rebuilt in gradient-arrival "
+               "order, and bucket_cap_mb is a threshold, not a capacity: a bucket closes once it has "
+               "reached the limit, so it can hold more than the limit. Add the gradients up in arrival "
+               "order and close the bucket at the first sum that reaches it."),
+        "q2": (f"fully_shard on 2 ranks shards an nn.Linear({columns}, {rows}), whose weight has shape "
+               f"({rows}, {columns}): how many elements of the weight does rank 1 store, "
+               "weight.to_local().numel() (int)?", "int",
+               lambda: transfer_facts()[1]["local elements"],
+               "FSDP2 cuts dim 0 the way torch.chunk cuts it: pieces of ceil(rows / ranks) rows with a "
+               "shorter last piece, and a rank stores its rows times the other dimensions."),
+        "q3": ("DDP with gradient_as_bucket_view=True: after backward, rank 0 alone runs "
+               "g = p.grad.clone(); g.mul_(2) for a log, then every rank steps. Do the ranks still hold "
+               "identical parameters (True/False)?", "bool",
+               lambda: transfer_facts()[0]["agree after a clone edit"],
+               "clone() copies onto new memory: a write to the copy reaches neither the bucket nor "
+               "p.grad, so every rank steps with the same gradient. Only a write to p.grad itself (or a "
+               "view, detach() or .data of it) on one rank makes the ranks diverge."),
         "q4": ("Rank 0 alone runs p.grad.mul_(2) after backward() under DDP, then every rank steps: does "
                "anything raise (True/False)?", "bool", lambda: rank_local_edit_facts()["raised"],
                "nothing checks that ranks hold the same gradients after the all-reduce: the edit passes "

@@ -9,12 +9,17 @@ from torch import nn
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 from autograder.buckets import (
+    SELFTEST_CAP_MB,
+    SELFTEST_FEATURES,
+    SELFTEST_LAYERS,
+    SELFTEST_SHARDED,
     agree_model,
     expected_agreement,
     expected_training,
     logging_model,
     perturb,
     rank_local_edit_facts,
+    transfer_facts,
 )
 from autograder.checks import exercises
 from tests.cases import ChapterCases
@@ -72,6 +77,23 @@ def test_the_buggy_step_diverges_on_real_ranks():
 
 def test_a_rank_local_gradient_edit_passes_silently_and_ddp_averages():
     assert rank_local_edit_facts() == {"raised": False, "agree": False, "divisor": 2}
+
+
+def test_the_self_test_facts_follow_the_rules_the_chapter_teaches():
+    facts = transfer_facts()
+    # Rebuilt buckets: the equal-sized gradients in arrival order, closed at the first sum that
+    # reaches bucket_cap_mb; the question tells that rule from "one bucket" and from "a capacity".
+    gradients = [torch.empty(SELFTEST_FEATURES, SELFTEST_FEATURES)] * SELFTEST_LAYERS
+    buckets, _ = dist._compute_bucket_assignment_by_size(
+        gradients, [SELFTEST_CAP_MB * 1024 * 1024], [False] * SELFTEST_LAYERS)
+    assert len(buckets) not in (1, SELFTEST_LAYERS)
+    assert [f["buckets after the rebuild"] for f in facts] == [len(buckets)] * len(facts)
+    # FSDP2's shards: dim 0 cut as torch.chunk cuts it, unevenly here.
+    out_features, in_features = SELFTEST_SHARDED[1], SELFTEST_SHARDED[0]
+    pieces = torch.empty(out_features, in_features).chunk(len(facts))
+    assert [f["local elements"] for f in facts] == [piece.numel() for piece in pieces]
+    assert len({piece.numel() for piece in pieces}) > 1
+    assert all(f["agree after a clone edit"] for f in facts)
 
 
 class TestBucketsCases(ChapterCases):

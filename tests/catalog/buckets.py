@@ -160,7 +160,7 @@ RIGHT = {
     "buckets-ranks-agree": [("all-gather", AGREE_REFERENCE), ("broadcast-min", AGREE_BROADCAST_MIN),
                             ("objects", AGREE_OBJECTS)],
     "buckets-safe-logging": [("out-of-place", LOGGING_REFERENCE), ("clone-every-rank", LOGGING_CLONE)],
-    "buckets-selftest": [("literal", 'SELFTEST = {"q1": 4, "q2": True, "q3": False, "q4": False, "q5": 2}')],
+    "buckets-selftest": [("literal", 'SELFTEST = {"q1": 2, "q2": 9, "q3": True, "q4": False, "q5": 2}')],
 }
 
 WRONG = {
@@ -178,9 +178,15 @@ WRONG = {
         ("logs-the-norm", LOGGING_NORM, LOGGED_WRONG),
     ],
     "buckets-selftest": [
-        ("cat-shares", 'SELFTEST = {"q1": 4, "q2": True, "q3": True, "q4": False, "q5": 2}',
-         "torch.cat always allocates a new tensor"),
-        ("ddp-raises", 'SELFTEST = {"q1": 4, "q2": True, "q3": False, "q4": True, "q5": 1}',
+        ("cap-as-capacity", 'SELFTEST = {"q1": 3, "q2": 9, "q3": True, "q4": False, "q5": 2}',
+         "bucket_cap_mb is a threshold, not a capacity"),
+        ("first-iteration-bucket", 'SELFTEST = {"q1": 1, "q2": 9, "q3": True, "q4": False, "q5": 2}',
+         "from the second iteration on, DDP reduces the buckets it rebuilt"),
+        ("last-rank-takes-the-rest", 'SELFTEST = {"q1": 2, "q2": 12, "q3": True, "q4": False, "q5": 2}',
+         "the way torch.chunk cuts it"),
+        ("clone-still-diverges", 'SELFTEST = {"q1": 2, "q2": 9, "q3": False, "q4": False, "q5": 2}',
+         "clone() copies onto new memory"),
+        ("ddp-raises", 'SELFTEST = {"q1": 2, "q2": 9, "q3": True, "q4": True, "q5": 1}',
          "the edit passes silently"),
     ],
 }
