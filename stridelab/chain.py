@@ -10,6 +10,8 @@ one piece of ``unbind(0)[1]`` / ``split(3, 1)[0]`` / ``split((1, 3), 0)[1]`` / `
 Text is read with :mod:`ast` (never evaluated), so only integer literals are accepted.
 The same op can be applied to a :class:`~stridelab.layout.Layout` (pure maths) or to a real
 tensor, which is how the tests check the maths against torch.
+
+Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import torch
 
 from stridelab.layout import Layout, ViewError, _wrap_dim, explain_view
 
-__all__ = ["Op", "apply_chain", "parse_op", "parse_shape", "torch_chain"]
+__all__ = ["EXAMPLES", "Op", "apply_chain", "parse_op", "parse_shape", "torch_chain"]
 
 IndexItem = int | slice | None | EllipsisType
 Arg = int | tuple[int, ...]
@@ -57,7 +59,7 @@ _TUPLE_ONLY = {("as_strided", 0), ("as_strided", 1)}
 # These return a tuple of views: the chain takes one piece, as in ``split(2, 1)[0]``.
 _PIECE_CALLS = {"unbind", "split", "chunk"}
 
-_EXAMPLES = (
+EXAMPLES = (
     "T, transpose(0, 1), permute(1, 0), [1:3], [:, ::2], [0], expand(3, 4, 8), unsqueeze(0), view(2, 16), "
     "narrow(1, 2, 3), select(0, 1), unbind(0)[1], split(3, 1)[0], chunk(2, 1)[1], diagonal(), "
     "unfold(1, 3, 2), squeeze(), movedim(0, -1), flatten(), as_strided((2, 2), (1, 2), 1)"
@@ -75,8 +77,6 @@ class Op:
             one), or the index items (ints, slices, ``None``, ``...``) of an ``"index"`` op.
         text: The text the op was parsed from.
         piece: For ``unbind``, ``split`` and ``chunk``, which of the returned views is kept.
-
-    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
     """
 
     kind: str
@@ -86,10 +86,7 @@ class Op:
 
     @property
     def code(self) -> str:
-        """The op as the Python suffix that applies it to a tensor ``t``, e.g. ``.view(2, 16)``.
-
-        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
-        """
+        """The op as the Python suffix that applies it to a tensor ``t``, e.g. ``.view(2, 16)``."""
         if self.kind == "T":
             return ".T"
         if self.kind == "index":
@@ -107,8 +104,6 @@ class Op:
         Raises:
             ValueError: If the op does not fit the layout (bad dim, index out of range ...).
             ViewError: For a ``view`` (or ``flatten``) that torch could not do without a copy.
-
-        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
         """
         if self.kind == "T":
             _check_matrix(layout.ndim)
@@ -120,10 +115,7 @@ class Op:
         return getattr(layout, self.kind)(*self.args)
 
     def apply_torch(self, tensor: torch.Tensor) -> torch.Tensor:
-        """Apply the op to a real tensor, exactly as the Python in :attr:`code` would.
-
-        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
-        """
+        """Apply the op to a real tensor, exactly as the Python in :attr:`code` would."""
         if self.kind == "T":
             _check_matrix(tensor.dim())
             return tensor.T
@@ -404,21 +396,19 @@ def parse_op(text: str) -> Op:
 
     Raises:
         ValueError: If the text is not one of the supported ops with integer literals.
-
-    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
     """
     source = text.strip()
     code = source[1:] if source[:2] in ("t.", "t[") else source
     code = code.removeprefix(".")
     if not code:
-        raise ValueError(f"empty op; try one of: {_EXAMPLES}")
+        raise ValueError(f"empty op; try one of: {EXAMPLES}")
     if code == "T":
         return Op("T", (), source)
     try:
         # Prefix a name so that "[...]" parses as a subscript rather than a list.
         node = ast.parse("_" + code if code.startswith("[") else code, mode="eval").body
     except SyntaxError as err:
-        raise ValueError(f"cannot parse {source!r} ({err.msg}); try one of: {_EXAMPLES}") from None
+        raise ValueError(f"cannot parse {source!r} ({err.msg}); try one of: {EXAMPLES}") from None
 
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "_":
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -428,7 +418,7 @@ def parse_op(text: str) -> Op:
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call):
         piece, node = _int(node.slice, source), node.value
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CALLS):
-        raise ValueError(f"unknown op {source!r}; try one of: {_EXAMPLES}")
+        raise ValueError(f"unknown op {source!r}; try one of: {EXAMPLES}")
     name = node.func.id
     if node.keywords:
         raise ValueError(f"in {source!r}: keyword arguments are not supported")
@@ -461,8 +451,6 @@ def parse_shape(text: str) -> tuple[int, ...]:
 
     Raises:
         ValueError: If the text is not a comma-separated list of integers.
-
-    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
     """
     source = text.strip()
     try:
@@ -487,8 +475,6 @@ def apply_chain(shape: tuple[int, ...], ops: Iterable[Op | str]) -> Layout:
     Raises:
         ValueError: If an op cannot be parsed or does not fit the current layout.
         ViewError: If a ``view`` in the chain is illegal.
-
-    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
     """
     layout = Layout.contiguous(tuple(shape))
     for op in _ops(ops):
@@ -501,8 +487,6 @@ def torch_chain(shape: tuple[int, ...], ops: Iterable[Op | str]) -> torch.Tensor
 
     Because element values equal their storage slots, the result's values show which slot
     each element reads, so it can be compared with :func:`~stridelab.layout.storage_indices`.
-
-    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
     """
     shape = tuple(shape)
     tensor = torch.arange(math.prod(shape), dtype=torch.float64).view(shape)

@@ -10,6 +10,8 @@ Artists carry ``gid`` s for tests and tooling: each run's line ``"curve-<name>"`
 final-value note ``"final-<name>"`` and, for a run with non-finite losses, ``"diverged-<name>"``;
 in :func:`draw_balance`, the balance of row ``r``, element ``k`` ``"balance-<r>-<k>"``, its deposit
 ``"deposit-<r>-<k>"`` and an emptied balance ``"empty-<r>"``.
+
+Defined in Chapter 4, "Leaves, .grad and accumulation" (notebooks/leaves/leaves.ipynb).
 """
 
 from __future__ import annotations
@@ -60,8 +62,6 @@ def draw_loss_curves(
 
     Raises:
         ValueError: When there is no run, a run has no loss, or ``log_scale`` meets a loss <= 0.
-
-    Defined in Chapter 4, "Leaves, .grad and accumulation" (notebooks/leaves/leaves.ipynb).
     """
     if not runs:
         raise ValueError("draw_loss_curves needs at least one run")
@@ -110,8 +110,6 @@ def deposits(history: Sequence[tuple[str, torch.Tensor | None]]) -> list[list[fl
 
     Returns:
         One list of numbers per event, or None for an event that left no balance.
-
-    Defined in Chapter 4, "Leaves, .grad and accumulation" (notebooks/leaves/leaves.ipynb).
     """
     found: list[list[float] | None] = []
     before = None
@@ -145,8 +143,6 @@ def draw_balance(
 
     Raises:
         ValueError: When the history is empty or a balance has more than 8 elements.
-
-    Defined in Chapter 4, "Leaves, .grad and accumulation" (notebooks/leaves/leaves.ipynb).
     """
     if not history:
         raise ValueError("draw_balance needs at least one event")

@@ -7,6 +7,8 @@ to tiny and large drifts) and marks the first step at which it is not zero.
 
 Artists carry ``gid`` s for tests: one line per series ``"series-<label>"`` and the marker of its
 first divergent step ``"first-<label>"``.
+
+Defined in Chapter 6, "Gradient buckets and flat shards" (notebooks/buckets/buckets.ipynb).
 """
 
 from __future__ import annotations
@@ -19,10 +21,7 @@ __all__ = ["draw_divergence", "first_divergent_step"]
 
 
 def first_divergent_step(differences: Sequence[float]) -> int | None:
-    """Index of the first step whose cross-rank difference is not zero, or None if there is none.
-
-    Defined in Chapter 6, "Gradient buckets and flat shards" (notebooks/buckets/buckets.ipynb).
-    """
+    """Index of the first step whose cross-rank difference is not zero, or None if there is none."""
     return next((step for step, value in enumerate(differences) if value != 0), None)
 
 
@@ -43,8 +42,6 @@ def draw_divergence(
 
     Raises:
         ValueError: for an empty series or a negative difference (a distance cannot be negative).
-
-    Defined in Chapter 6, "Gradient buckets and flat shards" (notebooks/buckets/buckets.ipynb).
     """
     named = dict(series) if isinstance(series, Mapping) else {"difference": series}
     for label, values in named.items():

@@ -2,6 +2,8 @@
 
 The explorer never asks torch whether a view is legal; it uses :mod:`stridelab.layout`, so
 what it shows is the maths the chapter teaches (the tests check that maths against torch).
+
+Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
 """
 
 from __future__ import annotations
@@ -14,17 +16,12 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from stridelab.chain import Op, apply_chain, parse_op, parse_shape
+from stridelab.chain import EXAMPLES, Op, apply_chain, parse_op, parse_shape
 from stridelab.figures import draw_layout
 from stridelab.layout import Layout, ViewError, ViewVerdict, explain_view, is_contiguous
 
 __all__ = ["StrideExplorer", "explore"]
 
-_OP_HINT = (
-    "T, [:, ::2], [1:3], [0], transpose(0, 1), permute(1, 0), unsqueeze(0), expand(3, 4, 8), view(2, 16), "
-    "narrow(1, 2, 3), select(0, 1), unbind(0)[1], split(3, 1)[0], chunk(2, 1)[1], diagonal(), "
-    "unfold(1, 3, 2), squeeze(), movedim(0, -1), flatten(), as_strided((2, 2), (1, 2), 1)"
-)
 
 
 class StrideExplorer:
@@ -46,8 +43,6 @@ class StrideExplorer:
         verdict: The verdict for the "view as" shape, or None when there is none.
         message: The last error shown to the learner, or "" after a successful action.
         widget: The top-level ``VBox``.
-
-    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
     """
 
     def __init__(self, shape: str = "4, 8") -> None:
@@ -59,7 +54,7 @@ class StrideExplorer:
         self._view_shape: tuple[int, ...] | None = None
 
         self.shape_text = widgets.Text(value=shape, description="start shape", continuous_update=False)
-        self.op_text = widgets.Text(placeholder=_OP_HINT, description="op", continuous_update=False)
+        self.op_text = widgets.Text(placeholder=EXAMPLES, description="op", continuous_update=False)
         self.apply_button = widgets.Button(description="Apply", button_style="primary")
         # ipywidgets' primary blue gives white text 3.1:1; this blue gives 5.8:1 (WCAG AA: 4.5:1).
         self.apply_button.style.button_color = "#1565c0"
@@ -97,10 +92,7 @@ class StrideExplorer:
 
     @property
     def chain(self) -> list[str]:
-        """Texts of the applied ops, oldest first.
-
-        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
-        """
+        """Texts of the applied ops, oldest first."""
         return [op.text for op in self._ops]
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
@@ -108,8 +100,6 @@ class StrideExplorer:
 
     def set_shape(self, text: str) -> None:
         """Start again from a contiguous tensor of the shape in ``text`` (e.g. ``"4, 8"``); clears the chain.
-
-        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
         """
         if self.shape_text.value != text:
             # Route code calls through the text box, whose observer calls back with this text.
@@ -129,8 +119,6 @@ class StrideExplorer:
 
     def apply(self, text: str) -> None:
         """Parse one op (e.g. ``"[:, ::2]"``) and apply it to the current layout.
-
-        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
         """
         try:
             op = parse_op(text)
@@ -144,10 +132,7 @@ class StrideExplorer:
         self._succeed(recompute=False)
 
     def undo(self) -> None:
-        """Drop the last op of the chain.
-
-        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
-        """
+        """Drop the last op of the chain."""
         if not self._ops:
             self._fail("nothing to undo: the chain is empty")
             return
@@ -155,17 +140,12 @@ class StrideExplorer:
         self._succeed()
 
     def reset(self) -> None:
-        """Drop the whole chain, keeping the start shape.
-
-        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
-        """
+        """Drop the whole chain, keeping the start shape."""
         self._ops = []
         self._succeed()
 
     def set_view(self, text: str) -> None:
         """Ask whether the current layout can be viewed as the shape in ``text`` (``""`` clears it).
-
-        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
         """
         if self.view_text.value != text:
             # Route code calls through the text box, whose observer calls back with this text.
@@ -202,10 +182,7 @@ class StrideExplorer:
 
     @property
     def description(self) -> str:
-        """The current chain and layout in words: the live region's text and the picture's alt text.
-
-        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
-        """
+        """The current chain and layout in words: the live region's text and the picture's alt text."""
         layout = self.layout
         code = "t" + "".join(op.code for op in self._ops)
         contiguous = "contiguous" if is_contiguous(layout) else "not contiguous"
@@ -273,7 +250,5 @@ def explore(shape: str = "4, 8") -> StrideExplorer:
 
     Returns:
         The explorer; make it the last expression of a cell to display it.
-
-    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
     """
     return StrideExplorer(shape)

@@ -8,6 +8,8 @@ many of them neither leaks memory nor depends on the backend the caller chose.
 Artists carry ``gid`` s for tests and tooling: storage boxes ``"slot-<k>"``, logical cells
 ``"cell-<i>-<j>..."`` (their full index), the offset label ``"offset"`` and the summary lines
 ``"info"``.
+
+Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
 """
 
 from __future__ import annotations
@@ -27,10 +29,7 @@ __all__ = ["LayoutFigure", "draw_layout", "slot_color"]
 
 
 class LayoutFigure(Figure):
-    """A figure that shows itself as a PNG in Jupyter, whatever backend pyplot has (or not).
-
-    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
-    """
+    """A figure that shows itself as a PNG in Jupyter, whatever backend pyplot has (or not)."""
 
     def _repr_png_(self) -> bytes:
         buffer = io.BytesIO()
@@ -99,8 +98,6 @@ def draw_layout(
     Raises:
         ValueError: For 0-d or more than 3-d inputs, or when the picture would exceed
             ``max_slots`` storage slots or ``max_cells`` elements.
-
-    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
     """
     layout = source if isinstance(source, Layout) else Layout.of(source)
     if not 1 <= layout.ndim <= 3:

@@ -5,6 +5,8 @@ A strided tensor is a window onto a flat storage: element ``(i0, i1, ...)`` read
 ``expand``, ``view`` ...) only computes a new ``(shape, stride, offset)`` and never touches the
 data. This module redoes those computations in pure Python, exactly as ATen does them, so a
 learner can ask *why* a view is legal without asking torch.
+
+Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
 """
 
 from __future__ import annotations
@@ -32,10 +34,7 @@ __all__ = [
 
 
 class ViewError(RuntimeError):
-    """Raised by :meth:`Layout.view` when torch's ``view`` would refuse the new shape.
-
-    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
-    """
+    """Raised by :meth:`Layout.view` when torch's ``view`` would refuse the new shape."""
 
 
 def _wrap_dim(dim: int, ndim: int, *, what: str = "dim") -> int:
@@ -55,8 +54,6 @@ def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
 
     Returns:
         One stride per dim; the last dim has stride 1.
-
-    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
     """
     strides = [1] * len(shape)
     for d in range(len(shape) - 2, -1, -1):
@@ -75,8 +72,6 @@ class Layout:
         shape: Size of each dim.
         stride: Storage slots to step over to move one index along each dim.
         offset: Storage slot read by the element at index ``(0, 0, ...)``.
-
-    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
     """
 
     shape: tuple[int, ...]
@@ -104,8 +99,6 @@ class Layout:
 
         Returns:
             Its shape, ``stride()`` and ``storage_offset()``.
-
-        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
         """
         return cls(tuple(tensor.shape), tuple(tensor.stride()), tensor.storage_offset())
 
@@ -118,33 +111,22 @@ class Layout:
 
         Returns:
             A layout with :func:`contiguous_strides` and offset 0.
-
-        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
         """
         shape = tuple(shape)
         return cls(shape, contiguous_strides(shape), 0)
 
     @property
     def ndim(self) -> int:
-        """Number of dims.
-
-        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
-        """
+        """Number of dims."""
         return len(self.shape)
 
     @property
     def numel(self) -> int:
-        """Number of logical elements (the product of the sizes).
-
-        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
-        """
+        """Number of logical elements (the product of the sizes)."""
         return math.prod(self.shape)
 
     def transpose(self, dim0: int, dim1: int) -> Layout:
-        """Swap two dims, like ``tensor.transpose(dim0, dim1)``: sizes and strides trade places.
-
-        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
-        """
+        """Swap two dims, like ``tensor.transpose(dim0, dim1)``: sizes and strides trade places."""
         a, b = _wrap_dim(dim0, self.ndim), _wrap_dim(dim1, self.ndim)
         shape, stride = list(self.shape), list(self.stride)
         shape[a], shape[b] = shape[b], shape[a]
@@ -156,8 +138,6 @@ class Layout:
 
         Args:
             *dims: A permutation of ``range(ndim)``; negative dims count from the end.
-
-        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
         """
         order = [_wrap_dim(d, self.ndim) for d in dims]
         if sorted(order) != list(range(self.ndim)):
@@ -176,8 +156,6 @@ class Layout:
             start: First index kept.
             stop: Index to stop before.
             step: Positive step; torch has no negative steps.
-
-        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
         """
         if step <= 0:
             raise ValueError(f"slice step must be positive (torch has no negative strides), got {step}")
@@ -190,10 +168,7 @@ class Layout:
         return Layout(tuple(shape), tuple(stride), self.offset + first * self.stride[d])
 
     def select(self, dim: int, index: int) -> Layout:
-        """Fix one index of a dim and drop that dim, like ``t[..., index]`` or ``t.select(dim, index)``.
-
-        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
-        """
+        """Fix one index of a dim and drop that dim, like ``t[..., index]`` or ``t.select(dim, index)``."""
         d = _wrap_dim(dim, self.ndim)
         size = self.shape[d]
         if not -size <= index < size:
@@ -210,8 +185,6 @@ class Layout:
 
         The new dim gets the stride that would step over the dim it is inserted before
         (``size*stride``), or 1 at the end; with size 1 the stride is never used anyway.
-
-        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
         """
         d = _wrap_dim(dim, self.ndim + 1)
         new_stride = 1 if d >= self.ndim else self.shape[d] * self.stride[d]
@@ -229,8 +202,6 @@ class Layout:
 
         Args:
             *sizes: Target sizes, at least as many as the layout has dims.
-
-        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
         """
         if len(sizes) < self.ndim:
             raise ValueError(f"expand{tuple(sizes)} has fewer sizes than the tensor has dims ({self.ndim})")
@@ -272,8 +243,6 @@ class Layout:
 
         Raises:
             ViewError: If torch would refuse; the message explains why.
-
-        Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
         """
         new_shape = tuple(shape[0]) if len(shape) == 1 and isinstance(shape[0], tuple | list) else shape
         verdict = explain_view(self, new_shape)
@@ -288,8 +257,6 @@ def is_contiguous(layout: Layout) -> bool:
     Torch's rule: walking from the last dim, each dim's stride must equal the product of the
     sizes after it; size-1 dims are skipped (their stride is never used) and a tensor with no
     elements is always contiguous. The storage offset does not matter.
-
-    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
     """
     if layout.numel == 0:
         return True
@@ -312,8 +279,6 @@ def storage_indices(layout: Layout) -> np.ndarray:
     Returns:
         An int64 array of ``layout.shape`` whose entry at ``idx`` is
         ``offset + sum(idx[k] * stride[k])``.
-
-    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
     """
     slots = np.full(layout.shape, layout.offset, dtype=np.int64)
     for d, (size, stride) in enumerate(zip(layout.shape, layout.stride, strict=True)):
@@ -328,8 +293,6 @@ def overlaps(layout: Layout) -> bool:
 
     Writing through such a tensor is ambiguous, which is why in-place ops refuse it. A
     stride-0 dim of size > 1 always overlaps.
-
-    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
     """
     slots = storage_indices(layout).ravel()
     return len(np.unique(slots)) < slots.size
@@ -340,8 +303,6 @@ def broadcast_dims(layout: Layout) -> tuple[int, ...]:
 
     These are what ``expand`` (and broadcasting) create; a size-1 dim with stride 0 is
     harmless and not listed.
-
-    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
     """
     return tuple(
         d
@@ -362,8 +323,6 @@ def infer_view_shape(shape: tuple[int, ...], numel: int) -> tuple[int, ...]:
 
     Raises:
         ValueError: If the shape is malformed or holds a different number of elements.
-
-    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
     """
     shape = tuple(int(n) for n in shape)
     if shape.count(-1) > 1:
@@ -393,8 +352,6 @@ class ViewVerdict:
         legal: True iff torch's ``view`` succeeds.
         stride: The strides of the view when legal, else None.
         reason: A sentence for the learner explaining the verdict.
-
-    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
     """
 
     legal: bool
@@ -425,8 +382,6 @@ def explain_view(layout: Layout, new_shape: tuple[int, ...]) -> ViewVerdict:
 
     Returns:
         A :class:`ViewVerdict`; it never raises for a malformed shape but reports it.
-
-    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
     """
     try:
         shape = infer_view_shape(tuple(new_shape), layout.numel)
@@ -540,10 +495,7 @@ SLOT_COLORS: tuple[str, ...] = tuple(_slot_hex(k) for k in range(SLOT_COLOR_COUN
 
 
 def slot_color(slot: int) -> tuple[float, float, float]:
-    """The colour of storage slot ``slot`` as RGB in 0-1 (unique among the first 128 slots).
-
-    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
-    """
+    """The colour of storage slot ``slot`` as RGB in 0-1 (unique among the first 128 slots)."""
     code = SLOT_COLORS[slot % SLOT_COLOR_COUNT]
     return tuple(int(code[k : k + 2], 16) / 255 for k in (1, 3, 5))
 
@@ -564,8 +516,6 @@ def slot_ink(face: tuple[float, float, float]) -> str:
     """``"black"`` or ``"white"``: the text colour of higher WCAG contrast on ``face``.
 
     One of the two always reaches 4.5:1, the WCAG AA ratio for text.
-
-    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
     """
     on_black = contrast_ratio(face, (0.0, 0.0, 0.0))
     return "black" if on_black >= contrast_ratio(face, (1.0, 1.0, 1.0)) else "white"

@@ -4,6 +4,8 @@ The static site has no kernel, so the ipywidgets explorer (:mod:`stridelab.explo
 only its first state there. This one is plain JavaScript (``static/stride-explorer.js``, the
 maths of :mod:`stridelab.layout` and the op language of :mod:`stridelab.chain`) inlined into
 the cell's HTML output, so the built page works offline and in JupyterLab alike.
+
+Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
 """
 
 from __future__ import annotations
@@ -31,8 +33,6 @@ class StaticExplorer:
 
     Attributes:
         shape: The start shape as typed, e.g. ``"4, 8"``.
-
-    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
     """
 
     shape: str = "4, 8"
@@ -54,7 +54,5 @@ def static_explorer(shape: str = "4, 8") -> StaticExplorer:
 
     Args:
         shape: The start shape as typed, e.g. ``"4, 8"``.
-
-    Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
     """
     return StaticExplorer(shape)

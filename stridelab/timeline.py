@@ -10,6 +10,8 @@ turns the record into a figure: one row per line, one column per tensor, version
 in-place writes, saves and stale saved tensors highlighted.
 
 Nothing in a recording is typed in: versions, saves, phases and errors are observed.
+
+Defined in Chapter 2, "In-place operations and the version counter" (notebooks/inplace/inplace.ipynb).
 """
 
 from __future__ import annotations
@@ -162,8 +164,6 @@ def record_versions(lines: list[str], namespace: dict[str, Any] | None = None) -
 
     Returns:
         The :class:`Timeline` observed.
-
-    Defined in Chapter 2, "In-place operations and the version counter" (notebooks/inplace/inplace.ipynb).
     """
     namespace = {"torch": torch} if namespace is None else namespace
     namespace.setdefault("torch", torch)
@@ -228,8 +228,6 @@ def draw_timeline(timeline: Timeline, *, title: str | None = None) -> LayoutFigu
 
     Returns:
         A figure that displays itself as a PNG in Jupyter.
-
-    Defined in Chapter 2, "In-place operations and the version counter" (notebooks/inplace/inplace.ipynb).
     """
     names = timeline.names
     n_steps = len(timeline.steps)
@@ -328,8 +326,6 @@ def draw_erasure_tally(
 
     Raises:
         ValueError: When the captions do not match the steps or the page was never recorded.
-
-    Defined in Chapter 2, "In-place operations and the version counter" (notebooks/inplace/inplace.ipynb).
     """
     if len(captions) != len(timeline.steps):
         raise ValueError(f"{len(captions)} captions for {len(timeline.steps)} steps")
