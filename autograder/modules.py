@@ -20,9 +20,9 @@ from typing import Any
 import torch
 from torch import nn
 
+from autograd_figures.state import state_kind
 from autograder.checks import Diagnosis, exercise, require_dict, selftest
 from autograder.values import AnswerTypeError, close
-from stridelab.state import state_kind
 
 IN_FEATURES, OUT_FEATURES = 3, 2
 BATCH = 5

@@ -18,11 +18,11 @@ from typing import Any
 import torch
 from torch import nn
 
+from autograd_figures.state import state_kind
 from autograder.checks import Diagnosis, exercise
 from autograder.draw import Draw
 from autograder.modules import PARAMETER, PLAIN_TENSOR, kind_diagnoses, module_class
 from autograder.values import close
-from stridelab.state import state_kind
 
 Inner = Callable[[], nn.Module]
 

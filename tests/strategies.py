@@ -1,7 +1,7 @@
-"""Hypothesis strategies for stridelab: small shapes, valid view-op chains and view targets.
+"""Hypothesis strategies for autograd_figures: small shapes, valid view-op chains and view targets.
 
 Chains are generated as op *texts* of the chain language and kept valid by applying each op
-to a real tensor as it is drawn, so torch (not stridelab) decides what the current shape is.
+to a real tensor as it is drawn, so torch (not autograd_figures) decides what the current shape is.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import torch
 from hypothesis import strategies as st
 
-from stridelab import parse_op
+from autograd_figures import parse_op
 
 MAX_DIMS = 4  # unsqueeze and expand stop growing the tensor here
 

@@ -1,4 +1,4 @@
-"""stridelab.buckets: bucket layouts, the backward/all-reduce timeline and the Beginner picture."""
+"""autograd_figures.buckets: bucket layouts, the backward/all-reduce timeline and the Beginner picture."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ matplotlib.use("Agg")
 
 import pytest  # noqa: E402
 
-from stridelab.buckets import (  # noqa: E402
+from autograd_figures.buckets import (  # noqa: E402
     BucketSlot,
     Reduction,
     bucket_slots,

@@ -1,4 +1,4 @@
-"""stridelab.curves: each run in its own panel, on one shared axis, divergence said out loud."""
+"""autograd_figures.curves: each run in its own panel, on one shared axis, divergence said out loud."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from stridelab import deposits, draw_balance, draw_loss_curves  # noqa: E402
+from autograd_figures import deposits, draw_balance, draw_loss_curves  # noqa: E402
 
 RUNS = {"zeroed": [3.0, 1.5, 0.7, 0.3], "not zeroed": [3.0, 0.5, 1.4, 2.0]}
 

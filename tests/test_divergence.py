@@ -1,4 +1,4 @@
-"""stridelab.divergence: the plot shows the differences it is given and where they start."""
+"""autograd_figures.divergence: the plot shows the differences it is given and where they start."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ matplotlib.use("Agg")
 
 import pytest  # noqa: E402
 
-from stridelab import draw_divergence, first_divergent_step  # noqa: E402
+from autograd_figures import draw_divergence, first_divergent_step  # noqa: E402
 
 
 def _lines(fig):

@@ -1,4 +1,4 @@
-"""stridelab.explorer: drive the widget as a learner would and check what it holds and shows."""
+"""autograd_figures.explorer: drive the widget as a learner would and check what it holds and shows."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import re  # noqa: E402
 
 import pytest  # noqa: E402
 
-from stridelab import Layout, StrideExplorer, explore  # noqa: E402
+from autograd_figures import Layout, StrideExplorer, explore  # noqa: E402
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""stridelab.figures: the picture must tell the truth about which slot each element reads."""
+"""autograd_figures.figures: the picture must tell the truth about which slot each element reads."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import torch  # noqa: E402
 from matplotlib.colors import to_rgba  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from stridelab import Layout, draw_layout, storage_indices  # noqa: E402
+from autograd_figures import Layout, draw_layout, storage_indices  # noqa: E402
 
 BASE = torch.arange(32.0).view(4, 8)
 

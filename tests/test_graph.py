@@ -1,4 +1,4 @@
-"""stridelab.graph: the nodes are the ones torch built, and the picture draws exactly those."""
+"""autograd_figures.graph: the nodes are the ones torch built, and the picture draws exactly those."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from stridelab import Node, draw_graph, graph_nodes  # noqa: E402
+from autograd_figures import Node, draw_graph, graph_nodes  # noqa: E402
 
 
 def _by_name(nodes: list[Node], name: str) -> list[Node]:

@@ -1,4 +1,4 @@
-"""stridelab.layout and stridelab.chain: the layout maths must agree with torch exactly."""
+"""autograd_figures.layout and autograd_figures.chain: the layout maths must agree with torch exactly."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stridelab import (
+from autograd_figures import (
     Layout,
     ViewError,
     apply_chain,
@@ -295,7 +295,7 @@ def _oklab(rgb: tuple[float, float, float], matrix) -> tuple[float, float, float
 
 
 def test_the_slot_palette_never_repeats_within_what_a_picture_shows():
-    from stridelab.layout import SLOT_COLOR_COUNT, SLOT_COLORS, slot_color
+    from autograd_figures.layout import SLOT_COLOR_COUNT, SLOT_COLORS, slot_color
 
     assert len(set(SLOT_COLORS)) == SLOT_COLOR_COUNT == 128
     assert len({slot_color(k) for k in range(SLOT_COLOR_COUNT)}) == SLOT_COLOR_COUNT
@@ -303,7 +303,7 @@ def test_the_slot_palette_never_repeats_within_what_a_picture_shows():
 
 @pytest.mark.parametrize("vision", sorted(CVD_SIMULATIONS))
 def test_nearby_slots_stay_distinct_under_colour_vision_deficiencies(vision):
-    from stridelab.layout import SLOT_COLOR_COUNT, slot_color
+    from autograd_figures.layout import SLOT_COLOR_COUNT, slot_color
 
     seen = [_oklab(slot_color(k), CVD_SIMULATIONS[vision]) for k in range(SLOT_COLOR_COUNT)]
     closest = min(
@@ -313,7 +313,7 @@ def test_nearby_slots_stay_distinct_under_colour_vision_deficiencies(vision):
 
 
 def test_slot_numbers_reach_wcag_aa_contrast_on_every_slot_colour():
-    from stridelab.layout import SLOT_COLOR_COUNT, contrast_ratio, slot_color, slot_ink
+    from autograd_figures.layout import SLOT_COLOR_COUNT, contrast_ratio, slot_color, slot_ink
 
     inks = {"black": (0.0, 0.0, 0.0), "white": (1.0, 1.0, 1.0)}
     ratios = [contrast_ratio(slot_color(k), inks[slot_ink(slot_color(k))]) for k in range(SLOT_COLOR_COUNT)]

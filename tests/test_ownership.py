@@ -1,4 +1,4 @@
-"""stridelab.ownership: the state map must tell the truth about what each mechanism sees."""
+"""autograd_figures.ownership: the state map must tell the truth about what each mechanism sees."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 from torch import nn  # noqa: E402
 
-from stridelab import KINDS, draw_state_map, state_kind, state_map  # noqa: E402
+from autograd_figures import KINDS, draw_state_map, state_kind, state_map  # noqa: E402
 
 
 class Everything(nn.Module):

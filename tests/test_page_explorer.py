@@ -1,4 +1,4 @@
-"""stridelab.page: the in-page explorer is one self-contained HTML output, coloured like the figures."""
+"""autograd_figures.page: the in-page explorer is one self-contained HTML output, coloured like the figures."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import re
 
 from matplotlib.colors import to_hex
 
-from stridelab import slot_color, static_explorer
-from stridelab.page import _STATIC
+from autograd_figures import slot_color, static_explorer
+from autograd_figures.page import _STATIC
 
 
 def test_html_inlines_its_script_and_style_and_needs_nothing_else():

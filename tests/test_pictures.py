@@ -1,4 +1,4 @@
-"""stridelab.pictures: the Beginner pictures show the slots and links torch reports."""
+"""autograd_figures.pictures: the Beginner pictures show the slots and links torch reports."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 from matplotlib.colors import to_rgba  # noqa: E402
 
-from stridelab.pictures import (  # noqa: E402
+from autograd_figures.pictures import (  # noqa: E402
     _MARKED_FACE,
     _OWN_FACE,
     draw_page_readings,
@@ -18,7 +18,7 @@ from stridelab.pictures import (  # noqa: E402
     page_of,
     slots_read,
 )
-from stridelab.provenance import probe_sharing  # noqa: E402
+from autograd_figures.provenance import probe_sharing  # noqa: E402
 
 
 def faces(fig) -> dict[str, tuple[float, ...]]:

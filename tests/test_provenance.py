@@ -1,4 +1,4 @@
-"""stridelab.provenance: the measured links are torch's, and the picture shows exactly them."""
+"""autograd_figures.provenance: the measured links are torch's, and the picture shows exactly them."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 from matplotlib.colors import to_rgba  # noqa: E402
 
-from stridelab import Sharing, draw_sharing, probe_sharing  # noqa: E402
-from stridelab.provenance import _OWN_FACE, _SHARED_FACE, LINKS, sharing_table  # noqa: E402
+from autograd_figures import Sharing, draw_sharing, probe_sharing  # noqa: E402
+from autograd_figures.provenance import _OWN_FACE, _SHARED_FACE, LINKS, sharing_table  # noqa: E402
 
 
 def leaf() -> torch.Tensor:

@@ -16,7 +16,7 @@ import re
 import pytest
 import torch
 
-from stridelab.chain import parse_shape, torch_chain
+from autograd_figures.chain import parse_shape, torch_chain
 from tests.browser import screenshot, serve, watched_page
 
 pytestmark = [pytest.mark.book, pytest.mark.browser]
@@ -274,7 +274,7 @@ NEW_OPS_MATHS = """(chains) => chains.map(([start, ops]) => {
 
 
 def test_the_other_view_ops_agree_with_the_python_explorer_and_torch(explorer_page):
-    from stridelab.chain import apply_chain
+    from autograd_figures.chain import apply_chain
     from tests.test_view_ops import explorer_result, random_chains
 
     page, _, watch = explorer_page

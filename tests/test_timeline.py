@@ -1,4 +1,4 @@
-"""stridelab.timeline: the record is what torch did, and the picture shows that record."""
+"""autograd_figures.timeline: the record is what torch did, and the picture shows that record."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from stridelab import draw_erasure_tally, draw_timeline, record_versions  # noqa: E402
+from autograd_figures import draw_erasure_tally, draw_timeline, record_versions  # noqa: E402
 
 VIEW_WRITE = [
     "x = torch.randn(4, requires_grad=True)",

@@ -1,7 +1,7 @@
 """The view ops the explorers offer beyond indexing agree with torch: shape, stride and offset.
 
 Each op is parsed from the text a reader types, applied to a layout with the explorers' maths
-(:mod:`stridelab.chain`) and to ``torch.arange(n).view(shape)`` with real torch calls; the two
+(:mod:`autograd_figures.chain`) and to ``torch.arange(n).view(shape)`` with real torch calls; the two
 must agree, and must both refuse what torch refuses. ``flatten`` copies where a view is
 impossible: there torch's result has its own storage and the explorer refuses.
 """
@@ -14,8 +14,8 @@ import random
 import pytest
 import torch
 
-from stridelab.chain import apply_chain, parse_op, torch_chain
-from stridelab.layout import Layout, ViewError
+from autograd_figures.chain import apply_chain, parse_op, torch_chain
+from autograd_figures.layout import Layout, ViewError
 
 # (start shape, op): every new op, with arguments that fit and that torch refuses.
 EXAMPLES = [

@@ -1,4 +1,4 @@
-"""stridelab.writes: the watch names every in-place write, per-tensor or foreach, and its grad mode."""
+"""autograd_figures.writes: the watch names every in-place write, per-tensor or foreach, and its grad mode."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 import torch
 from torch import nn
 
-from stridelab.writes import InPlaceWatch, writes_in_place
+from autograd_figures.writes import InPlaceWatch, writes_in_place
 
 
 def net() -> nn.Module:

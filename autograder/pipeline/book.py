@@ -40,7 +40,7 @@ NOTEBOOKS_ZIP = "autograd-state-notebooks.zip"
 ZIP_DATE = (2026, 1, 1, 0, 0, 0)
 EDITIONS = ("student", "instructor")
 # Packages whose code draws what executed cells show: part of each chapter's cache key.
-OUTPUT_PACKAGES = ("stridelab",)
+OUTPUT_PACKAGES = ("autograd_figures",)
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 INSTRUCTOR_BANNER = (
     "Instructor edition: solutions and hidden tests are shown (collapsed). "

@@ -109,10 +109,10 @@ def _mount(source: str, target: str, fstype: str | None, flags: int, data: str |
 def _interpreter_paths() -> list[str]:
     """Directories the sandbox must read: the interpreter's prefixes, its import path and the
     course's packages (an editable install finds them through a hook, not through ``sys.path``)."""
+    import autograd_figures
     import autograder
-    import stridelab
 
-    packages = [os.path.dirname(module.__file__) for module in (autograder, stridelab)]
+    packages = [os.path.dirname(module.__file__) for module in (autograder, autograd_figures)]
     paths = {os.path.realpath(p) for p in (sys.base_prefix, sys.prefix, *sys.path, *packages) if p and os.path.isdir(p)}
     return sorted(paths)
 

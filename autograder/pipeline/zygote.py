@@ -40,7 +40,7 @@ def warm() -> None:
     import autograder.pipeline.runner  # noqa: F401
 
     try:
-        import stridelab  # noqa: F401
+        import autograd_figures  # noqa: F401
     except ImportError:
         pass
     # One core per worker: the grader runs one worker per core.

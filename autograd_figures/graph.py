@@ -30,7 +30,7 @@ import torch
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 from matplotlib.path import Path
 
-from stridelab.figures import LayoutFigure
+from autograd_figures.figures import LayoutFigure
 
 __all__ = ["KIND_STYLE", "Node", "Saved", "draw_graph", "graph_nodes"]
 

@@ -4,7 +4,7 @@ Chapter 4 compares a training run that zeroes its gradients with one that forget
 numbers alone look plausible, the two curves next to each other do not. :func:`draw_balance`
 draws the book's account metaphor for ``.grad``: each ``backward()`` deposits into a leaf's
 balance, and the balance grows until someone empties it. Figures are built on
-:class:`matplotlib.figure.Figure` directly (no pyplot state), like :mod:`stridelab.figures`.
+:class:`matplotlib.figure.Figure` directly (no pyplot state), like :mod:`autograd_figures.figures`.
 
 Artists carry ``gid`` s for tests and tooling: each run's line ``"curve-<name>"``, its panel's
 final-value note ``"final-<name>"`` and, for a run with non-finite losses, ``"diverged-<name>"``;
@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 import torch
 from matplotlib.patches import Rectangle
 
-from stridelab.figures import LayoutFigure
+from autograd_figures.figures import LayoutFigure
 
 __all__ = ["deposits", "draw_balance", "draw_loss_curves"]
 

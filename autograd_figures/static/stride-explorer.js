@@ -1,7 +1,7 @@
 /*
  * Stride explorer for the static page: apply view ops to torch.arange(n).view(shape) and see
- * the layout, with no kernel. The maths mirrors stridelab/layout.py (itself ATen's rules,
- * computeStride for view) and the op language mirrors stridelab/chain.py, so the page, the
+ * the layout, with no kernel. The maths mirrors autograd_figures/layout.py (itself ATen's rules,
+ * computeStride for view) and the op language mirrors autograd_figures/chain.py, so the page, the
  * ipywidgets explorer and torch agree; the browser tests check this page against torch.
  *
  * window.StrideExplorer exposes the maths (for the tests and the curious) and mountAll(),
@@ -14,7 +14,7 @@
     return;
   }
 
-  // ---- layout maths (stridelab/layout.py) -------------------------------------------------
+  // ---- layout maths (autograd_figures/layout.py) -------------------------------------------------
 
   class ViewError extends Error {}
 
@@ -227,7 +227,7 @@
     return out;
   }
 
-  // ATen's computeStride (aten/src/ATen/TensorUtils.cpp), as stridelab.layout.explain_view.
+  // ATen's computeStride (aten/src/ATen/TensorUtils.cpp), as autograd_figures.layout.explain_view.
   function explainView(l, newShape) {
     let shape;
     try {
@@ -308,7 +308,7 @@
     return layout(inferViewShape(newShape, numel(l)), verdict.stride, l.offset);
   }
 
-  // ---- the op language (stridelab/chain.py) -----------------------------------------------
+  // ---- the op language (autograd_figures/chain.py) -----------------------------------------------
 
   const CALLS = {
     transpose: [2, 2], permute: [1, null], expand: [1, null], unsqueeze: [1, 1], view: [1, null],
@@ -478,7 +478,7 @@
     return l;
   }
 
-  // ---- the other view ops (stridelab/chain.py, ATen's rules) -------------------------------
+  // ---- the other view ops (autograd_figures/chain.py, ATen's rules) -------------------------------
 
   function narrow(l, dim, start, length) {
     const d = wrapDim(dim, l.shape.length);
@@ -700,7 +700,7 @@
 
   // ---- drawing -------------------------------------------------------------------------------
 
-  // stridelab.layout.SLOT_COLORS: one colour per slot, none repeated within 128 slots (MAX_SLOTS).
+  // autograd_figures.layout.SLOT_COLORS: one colour per slot, none repeated within 128 slots (MAX_SLOTS).
   const PALETTE = [
     "#933428", "#76f3c6", "#926abe", "#d3a23b", "#0d6277", "#ffc5d8", "#5c913c", "#8fa4fd",
     "#8b3f03", "#58f3e7", "#a763aa", "#bbae3f", "#015e8c", "#fdc8c9", "#2c965d", "#ae9af5",
@@ -728,7 +728,7 @@
   }
 
   function luminance(hex) {
-    // WCAG 2.1 relative luminance, as stridelab.layout.relative_luminance.
+    // WCAG 2.1 relative luminance, as autograd_figures.layout.relative_luminance.
     const [r, g, b] = [1, 3, 5].map((k) => {
       const v = parseInt(hex.slice(k, k + 2), 16) / 255;
       return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);

@@ -7,7 +7,7 @@ Both pictures are built from real tensors, so what they show is what torch did:
 * :func:`draw_page_readings` draws one page (a storage) and, below it, each tensor that reads
   it as a grid of the numbers it reads, marking the cells that read chosen slots of the page.
 * :func:`draw_pages_and_ledger` draws a source tensor's page and, for each measured derivation
-  (:class:`stridelab.provenance.Sharing`), whether it reads that same page or a new one, and
+  (:class:`autograd_figures.provenance.Sharing`), whether it reads that same page or a new one, and
   whether the ledger holds an entry that leads back to the source.
 
 Artists carry ``gid`` s for tests and tooling. In :func:`draw_page_readings`: page slots
@@ -27,8 +27,8 @@ from collections.abc import Iterable, Mapping, Sequence
 import torch
 from matplotlib.patches import FancyArrowPatch, Rectangle
 
-from stridelab.figures import LayoutFigure
-from stridelab.provenance import Sharing
+from autograd_figures.figures import LayoutFigure
+from autograd_figures.provenance import Sharing
 
 __all__ = ["draw_page_readings", "draw_pages_and_ledger", "page_of", "slots_read"]
 
@@ -158,7 +158,7 @@ def draw_pages_and_ledger(
 ) -> LayoutFigure:
     """Draw a source's page and, per measured derivation, its page and its ledger entry.
 
-    Each row of ``rows`` (measured by :func:`stridelab.provenance.probe_sharing`) becomes a
+    Each row of ``rows`` (measured by :func:`autograd_figures.provenance.probe_sharing`) becomes a
     reader: when it shares the source's storage, an arrow points from it onto the source's page
     (orange: "same page"); otherwise it holds a page of its own (blue: "new page"). When a
     gradient of it reaches the source, a green arrow — the ledger entry read at the audit

@@ -1,8 +1,8 @@
 """The stride explorer that runs in the page itself: HTML with inline JavaScript, no kernel.
 
-The static site has no kernel, so the ipywidgets explorer (:mod:`stridelab.explorer`) shows
+The static site has no kernel, so the ipywidgets explorer (:mod:`autograd_figures.explorer`) shows
 only its first state there. This one is plain JavaScript (``static/stride-explorer.js``, the
-maths of :mod:`stridelab.layout` and the op language of :mod:`stridelab.chain`) inlined into
+maths of :mod:`autograd_figures.layout` and the op language of :mod:`autograd_figures.chain`) inlined into
 the cell's HTML output, so the built page works offline and in JupyterLab alike.
 
 Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
@@ -16,7 +16,7 @@ from importlib.resources import files
 
 __all__ = ["StaticExplorer", "static_explorer"]
 
-_STATIC = files("stridelab") / "static"
+_STATIC = files("autograd_figures") / "static"
 
 
 def _asset(name: str) -> str:

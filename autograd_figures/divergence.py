@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from stridelab.figures import LayoutFigure
+from autograd_figures.figures import LayoutFigure
 
 __all__ = ["draw_divergence", "first_divergent_step"]
 

@@ -22,7 +22,15 @@ import torch
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from stridelab.layout import Layout, broadcast_dims, is_contiguous, overlaps, slot_color, slot_ink, storage_indices
+from autograd_figures.layout import (
+    Layout,
+    broadcast_dims,
+    is_contiguous,
+    overlaps,
+    slot_color,
+    slot_ink,
+    storage_indices,
+)
 
 __all__ = ["LayoutFigure", "draw_layout", "slot_color"]
 
@@ -87,7 +95,7 @@ def draw_layout(
     offset and contiguity, and notes on broadcast (stride-0) dims and overlaps.
 
     Args:
-        source: A tensor, or a :class:`~stridelab.layout.Layout`.
+        source: A tensor, or a :class:`~autograd_figures.layout.Layout`.
         title: Optional heading, e.g. the code that made the tensor.
         max_slots: Refuse to draw more storage slots than this.
         max_cells: Refuse to draw more logical elements than this.

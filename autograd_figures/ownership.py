@@ -1,6 +1,6 @@
 """Who owns a module's tensors: parameters, buffers (saved or not) and plain tensor attributes.
 
-How a module holds each tensor is :func:`stridelab.state.state_kind`. :func:`state_map` asks a
+How a module holds each tensor is :func:`autograd_figures.state.state_kind`. :func:`state_map` asks a
 real module, by running it, which of its tensors ``parameters()`` yields, which ``state_dict()``
 holds, which a device move (``.to("meta")``) and a dtype cast (``.to(torch.float64)``) reach.
 :func:`draw_state_map` draws the answer as nested regions, since each mechanism reaches a subset
@@ -20,8 +20,8 @@ import torch
 from matplotlib.patches import FancyBboxPatch
 from torch import nn
 
-from stridelab.figures import LayoutFigure
-from stridelab.state import KINDS, owner_of, state_kind
+from autograd_figures.figures import LayoutFigure
+from autograd_figures.state import KINDS, owner_of, state_kind
 
 __all__ = ["KINDS", "StateEntry", "draw_state_map", "state_kind", "state_map"]
 

@@ -1,10 +1,10 @@
-"""stridelab: stride-layout maths, figures and an interactive explorer for PyTorch views.
+"""autograd_figures: the book's figures and widgets of autograd state, each drawn from real tensors.
 
 Figures and widgets of the chapters, each built from real tensors: stride layouts and the
 explorer (Chapter 1), version timelines and autograd graphs (Chapter 2), sharing tables (Chapter 3), loss curves
 (Chapter 4), module state maps (Chapter 5) and cross-rank divergence (Chapter 6).
 It depends only on torch, numpy, matplotlib and ipywidgets. Names load lazily, from the module
-that defines them, so ``stridelab.state`` (used by the grader's cases) never imports matplotlib."""
+that defines them, so ``autograd_figures.state`` (used by the grader's cases) never imports matplotlib."""
 
 from __future__ import annotations
 
@@ -33,8 +33,8 @@ __all__ = sorted(_HOME)
 
 def __getattr__(name: str) -> Any:
     if name not in _HOME:
-        raise AttributeError(f"module 'stridelab' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"stridelab.{_HOME[name]}"), name)
+        raise AttributeError(f"module 'autograd_figures' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"autograd_figures.{_HOME[name]}"), name)
     globals()[name] = value
     return value
 

@@ -24,7 +24,7 @@ import torch
 from matplotlib.patches import Rectangle
 from torch.overrides import TorchFunctionMode
 
-from stridelab.figures import LayoutFigure
+from autograd_figures.figures import LayoutFigure
 
 __all__ = ["Save", "Step", "Timeline", "draw_erasure_tally", "draw_timeline", "record_versions"]
 

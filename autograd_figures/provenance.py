@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import torch
 from matplotlib.patches import Rectangle
 
-from stridelab.figures import LayoutFigure
+from autograd_figures.figures import LayoutFigure
 
 __all__ = ["LINKS", "Sharing", "draw_sharing", "probe_sharing", "sharing_table"]
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from matplotlib.patches import FancyArrowPatch, Rectangle
 
-from stridelab.figures import LayoutFigure
+from autograd_figures.figures import LayoutFigure
 
 __all__ = [
     "BucketSlot",

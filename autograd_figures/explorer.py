@@ -1,6 +1,6 @@
 """An ipywidgets playground: build a chain of view ops and watch the layout change.
 
-The explorer never asks torch whether a view is legal; it uses :mod:`stridelab.layout`, so
+The explorer never asks torch whether a view is legal; it uses :mod:`autograd_figures.layout`, so
 what it shows is the maths the chapter teaches (the tests check that maths against torch).
 
 Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
@@ -16,9 +16,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from stridelab.chain import EXAMPLES, Op, apply_chain, parse_op, parse_shape
-from stridelab.figures import draw_layout
-from stridelab.layout import Layout, ViewError, ViewVerdict, explain_view, is_contiguous
+from autograd_figures.chain import EXAMPLES, Op, apply_chain, parse_op, parse_shape
+from autograd_figures.figures import draw_layout
+from autograd_figures.layout import Layout, ViewError, ViewVerdict, explain_view, is_contiguous
 
 __all__ = ["StrideExplorer", "explore"]
 
@@ -28,8 +28,8 @@ class StrideExplorer:
     """A widget to apply view ops one by one to ``torch.arange(n).view(shape)`` and see the layout.
 
     It shows the start shape, the chain of ops so far, a picture of the current layout
-    (:func:`~stridelab.figures.draw_layout`) and, for a typed target shape, whether ``view``
-    to it is legal (:func:`~stridelab.layout.explain_view`). Mistakes in typed text are shown
+    (:func:`~autograd_figures.figures.draw_layout`) and, for a typed target shape, whether ``view``
+    to it is legal (:func:`~autograd_figures.layout.explain_view`). Mistakes in typed text are shown
     as a message, never raised. Display it by making it the last expression of a cell.
 
     It works from the keyboard alone: Tab moves through the fields and buttons in reading

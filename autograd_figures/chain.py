@@ -8,7 +8,7 @@ one piece of ``unbind(0)[1]`` / ``split(3, 1)[0]`` / ``split((1, 3), 0)[1]`` / `
 ``movedim(0, -1)``, ``flatten()`` / ``flatten(0, 1)`` (only where it is a view) or
 ``as_strided((2, 2), (1, 2), 1)``; a leading ``t`` or ``.`` is optional.
 Text is read with :mod:`ast` (never evaluated), so only integer literals are accepted.
-The same op can be applied to a :class:`~stridelab.layout.Layout` (pure maths) or to a real
+The same op can be applied to a :class:`~autograd_figures.layout.Layout` (pure maths) or to a real
 tensor, which is how the tests check the maths against torch.
 
 Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
@@ -24,7 +24,7 @@ from types import EllipsisType
 
 import torch
 
-from stridelab.layout import Layout, ViewError, _wrap_dim, explain_view
+from autograd_figures.layout import Layout, ViewError, _wrap_dim, explain_view
 
 __all__ = ["EXAMPLES", "Op", "apply_chain", "parse_op", "parse_shape", "torch_chain"]
 
@@ -95,7 +95,7 @@ class Op:
         return f".{self.kind}({', '.join(_format_arg(a) for a in self.args)}){piece}"
 
     def apply(self, layout: Layout, storage_size: int | None = None) -> Layout:
-        """Apply the op to a layout with the maths of :mod:`stridelab.layout` and of this module.
+        """Apply the op to a layout with the maths of :mod:`autograd_figures.layout` and of this module.
 
         Args:
             layout: The layout the op reads.
@@ -486,7 +486,7 @@ def torch_chain(shape: tuple[int, ...], ops: Iterable[Op | str]) -> torch.Tensor
     """Apply ``ops`` to ``torch.arange(numel).view(shape)`` (float) with real torch calls.
 
     Because element values equal their storage slots, the result's values show which slot
-    each element reads, so it can be compared with :func:`~stridelab.layout.storage_indices`.
+    each element reads, so it can be compared with :func:`~autograd_figures.layout.storage_indices`.
     """
     shape = tuple(shape)
     tensor = torch.arange(math.prod(shape), dtype=torch.float64).view(shape)
