@@ -64,7 +64,12 @@ def layout(draw: Draw, kind: str | None = None) -> tuple[Inner, str, tuple[torch
     """A drawn inner module, a schedule of modes (``t`` training, ``e`` eval) and one batch per step."""
     kind = kind or draw.choice(list(INNERS))
     width = draw.integer(2, 5)
-    schedule = "".join(draw.choice("te") for _ in range(draw.integer(3, 7)))
+    # Both modes appear, in unequal numbers: an answer that counts eval calls (or counts twice)
+    # never passes by luck, and its misconception is told apart.
+    schedule = "".join(draw.choice("te") for _ in range(draw.integer(1, 5)))
+    schedule = "t" + schedule + "e" if draw.choice([False, True]) else "e" + schedule + "t"
+    if schedule.count("t") == schedule.count("e"):
+        schedule += "t"
     batches = tuple(draw.randn(draw.integer(2, 4), width) for _ in schedule)
     return _inner(kind, width, draw.integer(0, 10_000)), schedule, batches
 
