@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import csv
 import json
+import re
 
 import nbformat
 import pytest
@@ -124,7 +125,7 @@ def check(course: Course, flags: list[Flag], flags_file: str) -> None:
         said["f-changed-answer-metadata"]
     assert "stored outputs (6 MiB) were dropped" in said["g-huge-output"]
     assert said["h-deep-json"].startswith("not graded: the notebook's JSON nests 40002 levels deep")
-    assert said["i-many-cells"].startswith("not graded: the notebook has 25078 cells, over the limit of 2000")
+    assert re.match(r"not graded: the notebook has 25\d\d\d cells, over the limit of 2000", said["i-many-cells"])
     assert "a-honest" not in said and "z-honest" not in said
     with (course.autograded / flags_file).open() as handle:
         written = " | ".join(row["reason"] for row in csv.DictReader(handle))
@@ -169,7 +170,7 @@ def test_plain_nbgrader_grades_the_reconciled_copies_too(released, tmp_path) -> 
 
 
 def test_nbgraders_advice_for_its_own_files_is_never_passed_on() -> None:
-    from autograder.pipeline.grade import NBGRADER_REFUSED, explain
+    from autograder.pipeline.flags import NBGRADER_REFUSED, explain
 
     advice = ("not graded: nbgrader could not grade it (One or more notebooks in the assignment use an old "
               "version \nof the nbgrader metadata format. Please **back up your class files \ndirectory** and "
