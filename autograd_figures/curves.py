@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 import torch
 from matplotlib.patches import Rectangle
 
-from autograd_figures.figures import LayoutFigure
+from autograd_figures.figures import LayoutFigure, unit_canvas
 
 __all__ = ["deposits", "draw_balance", "draw_loss_curves"]
 
@@ -157,11 +157,7 @@ def draw_balance(
     width = x_balance + n * box + 0.6
     top = 1.5
     height = top + len(history) + 0.4
-    fig = LayoutFigure(figsize=(width * 0.55, height * 0.55))
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.set_xlim(0, width)
-    ax.set_ylim(height, 0)
-    ax.axis("off")
+    fig, ax = unit_canvas(width, height)
     ax.text(0.2, 0.45, title, fontsize=11, fontweight="bold", va="center")
     ax.text(x_deposit, top - 0.35, "deposit", fontsize=9, fontweight="bold", va="center", color="#333333")
     ax.text(x_balance, top - 0.35, f"balance ({account})", fontsize=9, fontweight="bold", va="center",

@@ -19,6 +19,7 @@ import math
 
 import numpy as np
 import torch
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
@@ -76,6 +77,17 @@ def _grid_caption(ndim: int) -> str:
         3: "one panel per index of dim 0; rows: dim 1, columns: dim 2",
     }[ndim]
     return f"tensor ({axes}); each cell shows the storage slot it reads"
+
+
+def unit_canvas(width: float, height: float, scale: float = 0.55) -> tuple[LayoutFigure, Axes]:
+    """A figure whose one axes spans it, measured in drawing units (``scale`` inches each), with
+    y growing downwards and no axis lines: the canvas of the book's table-like pictures."""
+    fig = LayoutFigure(figsize=(width * scale, height * scale))
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_xlim(0, width)
+    ax.set_ylim(height, 0)
+    ax.axis("off")
+    return fig, ax
 
 
 def draw_layout(

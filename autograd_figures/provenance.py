@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import torch
 from matplotlib.patches import Rectangle
 
-from autograd_figures.figures import LayoutFigure
+from autograd_figures.figures import LayoutFigure, unit_canvas
 
 __all__ = ["LINKS", "Sharing", "draw_sharing", "probe_sharing", "sharing_table"]
 
@@ -141,11 +141,7 @@ def draw_sharing(rows: Sequence[Sharing], *, title: str | None = None) -> Layout
     top = 1.0 if title else 0.2
     height = top + 0.9 + len(rows) + 0.9
     width = label_width + cell_width * len(LINKS) + fn_width
-    fig = LayoutFigure(figsize=(width * 0.55, height * 0.55))
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.set_xlim(0, width)
-    ax.set_ylim(height, 0)
-    ax.axis("off")
+    fig, ax = unit_canvas(width, height)
     if title:
         ax.text(0.1, 0.5, title, fontsize=12, fontweight="bold", va="center")
     header = top + 0.45

@@ -24,7 +24,7 @@ import torch
 from matplotlib.patches import Rectangle
 from torch.overrides import TorchFunctionMode
 
-from autograd_figures.figures import LayoutFigure
+from autograd_figures.figures import LayoutFigure, unit_canvas
 
 __all__ = ["Save", "Step", "Timeline", "draw_erasure_tally", "draw_timeline", "record_versions"]
 
@@ -237,11 +237,7 @@ def draw_timeline(timeline: Timeline, *, title: str | None = None) -> LayoutFigu
     width = code_width + 1.6 + col * max(len(names), 1) + error_width
     top = 1.4 if title else 0.9
     height = top + n_steps + 1.2
-    fig = LayoutFigure(figsize=(width * 0.55, height * 0.55))
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.set_xlim(0, width)
-    ax.set_ylim(height, 0)
-    ax.axis("off")
+    fig, ax = unit_canvas(width, height)
     if title:
         ax.text(0.2, 0.45, title, fontsize=11, fontweight="bold", va="center")
     x0 = code_width + 1.6
@@ -338,11 +334,7 @@ def draw_erasure_tally(
     width = caption_w + n_slots * slot_w + tally_w + ledger_w + 0.6
     top = 1.5
     height = top + len(timeline.steps) * 1.0 + 0.4
-    fig = LayoutFigure(figsize=(width * 0.55, height * 0.55))
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.set_xlim(0, width)
-    ax.set_ylim(height, 0)
-    ax.axis("off")
+    fig, ax = unit_canvas(width, height)
     ax.text(0.2, 0.45, title, fontsize=11, fontweight="bold", va="center")
     x_page = caption_w
     x_tally = x_page + n_slots * slot_w + 0.3
