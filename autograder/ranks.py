@@ -105,7 +105,9 @@ def run_on_ranks(
         *args: Arguments passed to ``fn`` on every rank (each rank gets its own copy).
         world_size: Number of ranks.
         timeout: Wall-clock bound in seconds for the whole launch; the ranks are killed after it.
-        pg_timeout: Process-group timeout in seconds: a collective that waits longer raises.
+        pg_timeout: Process-group timeout in seconds: a collective that waits longer raises. The
+            rendezvous that forms the group may take up to ``timeout`` instead, so a busy machine
+            (ranks slow to start) is not mistaken for a collective without its partner.
 
     Returns:
         ``[result of rank 0, result of rank 1, ...]``.
@@ -118,14 +120,14 @@ def run_on_ranks(
     import torch.distributed as dist
 
     _preload()
-    store = dist.TCPStore(HOST, 0, world_size, True, timeout=datetime.timedelta(seconds=pg_timeout),
+    store = dist.TCPStore(HOST, 0, world_size, True, timeout=datetime.timedelta(seconds=timeout),
                           wait_for_workers=False)
     ranks: list[_Rank] = []
     sys.stdout.flush()
     sys.stderr.flush()
     try:
         for rank in range(world_size):
-            ranks.append(_fork_rank(rank, world_size, store.port, pg_timeout, fn, args))
+            ranks.append(_fork_rank(rank, world_size, store.port, (timeout, pg_timeout), fn, args))
         failure = _collect(ranks, time.monotonic() + timeout)
     finally:
         _stop(ranks)
@@ -142,7 +144,8 @@ def _preload() -> None:
     import torch._dynamo  # noqa: F401 - imported for the forked ranks to inherit
 
 
-def _fork_rank(rank: int, world_size: int, port: int, pg_timeout: float, fn: Callable, args: tuple) -> _Rank:
+def _fork_rank(rank: int, world_size: int, port: int, timeouts: tuple[float, float], fn: Callable,
+               args: tuple) -> _Rank:
     result_read, result_write = os.pipe()
     output_read, output_write = os.pipe()
     pid = os.fork()
@@ -150,7 +153,7 @@ def _fork_rank(rank: int, world_size: int, port: int, pg_timeout: float, fn: Cal
         try:
             os.close(result_read)
             os.close(output_read)
-            _rank_main(rank, world_size, port, pg_timeout, fn, args, result_write, output_write)
+            _rank_main(rank, world_size, port, timeouts, fn, args, result_write, output_write)
         finally:
             os._exit(1)
     os.close(result_write)
@@ -160,9 +163,12 @@ def _fork_rank(rank: int, world_size: int, port: int, pg_timeout: float, fn: Cal
     return _Rank(rank, pid, result_read, output_read, open_fds={result_read, output_read})
 
 
-def _rank_main(rank: int, world_size: int, port: int, pg_timeout: float, fn: Callable, args: tuple,
-               result_fd: int, output_fd: int) -> None:
-    """Body of a rank process: set up, call ``fn``, report, end without running exit handlers."""
+def _rank_main(rank: int, world_size: int, port: int, timeouts: tuple[float, float], fn: Callable,
+               args: tuple, result_fd: int, output_fd: int) -> None:
+    """Body of a rank process: set up, call ``fn``, report, end without running exit handlers.
+
+    ``timeouts`` is (rendezvous, collective) in seconds.
+    """
     os.setpgrp()  # its own process group, so a kill reaches whatever it starts
     _die_with_parent()
     # Python and C++ output of this rank go to the parent, which prints it in the cell.
@@ -176,9 +182,12 @@ def _rank_main(rank: int, world_size: int, port: int, pg_timeout: float, fn: Cal
 
     torch.set_num_threads(1)
     try:
-        delta = datetime.timedelta(seconds=pg_timeout)
-        store = dist.TCPStore(HOST, port, world_size, False, timeout=delta)
-        dist.init_process_group("gloo", store=store, rank=rank, world_size=world_size, timeout=delta)
+        rendezvous, collective = (datetime.timedelta(seconds=seconds) for seconds in timeouts)
+        store = dist.TCPStore(HOST, port, world_size, False, timeout=rendezvous)
+        dist.init_process_group("gloo", store=store, rank=rank, world_size=world_size, timeout=rendezvous)
+        # Gloo waits for its peers with the group's timeout; only once all are connected may a
+        # collective without its partner fail fast.
+        dist.distributed_c10d._set_pg_timeout(collective)
         message: tuple = ("ok", fn(*args))
     except BaseException as err:  # noqa: BLE001 - every failure of the rank is reported, then the rank ends
         message = ("error", f"{type(err).__name__}: {err}", _portable_traceback(err))

@@ -125,8 +125,9 @@ def test_search_finds_the_chapter(context, site_url, chapter):
     page, watch = open_page(context, f"{site_url}/chapters/{chapter}.html")
     term = search_term(page.locator("article.bd-article h1").first.inner_text())
     page.goto(f"{site_url}/search.html?q={term}", wait_until="load")
+    # Sphinx lists the results one by one; the summary line appears once the list is complete.
+    page.locator("#search-results p.search-summary", has_text="Search finished").wait_for(timeout=15_000)
     results = page.locator("#search-results ul.search li a")
-    results.first.wait_for(timeout=15_000)
     hrefs = results.evaluate_all("(links) => links.map((a) => a.getAttribute('href'))")
     assert any(f"chapters/{chapter}.html" in href for href in hrefs), (term, hrefs)
     assert watch.problems == []
