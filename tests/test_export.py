@@ -79,7 +79,7 @@ def test_canvas_reads_identifiers_points_possible_and_one_column_per_chapter(cou
     assert scores["ada"]["views"] == points["views"] > scores["eve"]["views"] > 0, "manual grades are exported"
     for student in ("ada", "eve"):
         assert float(by_login[student]["views"]) == scores[student]["views"]
-        assert by_login[student]["detach"] == "", "no submission: blank, so Canvas leaves the grade alone"
+        assert by_login[student]["detach"] == "", "no submission: blank, not a 0"
 
 
 def test_moodle_reads_a_user_field_to_map_and_grade_columns_with_their_points(course) -> None:

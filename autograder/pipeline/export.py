@@ -87,7 +87,7 @@ def export(course: Course, form: str, output: Path | None = None, db: str | None
 
 
 def _score(earned: dict[str, tuple[float, float, str]], chapter: str) -> float | str:
-    """Points after the late penalty; blank when not submitted (an LMS then keeps what it has)."""
+    """Points after the late penalty; blank when not submitted (no grade, which is not a 0)."""
     if chapter not in earned:
         return ""
     raw, penalty, _ = earned[chapter]
