@@ -30,7 +30,7 @@ import torch
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 from matplotlib.path import Path
 
-from autograd_figures.figures import LayoutFigure
+from autograd_figures.figures import LayoutFigure, unit_canvas
 
 __all__ = ["KIND_STYLE", "Node", "Saved", "draw_graph", "graph_nodes"]
 
@@ -377,11 +377,7 @@ def draw_graph(
     centres = [top + sum(row_heights[:r]) + row_heights[r] / 2 for r in range(n_rows)]
     bottom = top + sum(row_heights)
     height = bottom + 0.35 * len(legend_kinds) + 0.8
-    fig = LayoutFigure(figsize=(width * 0.62, height * 0.62))
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.set_xlim(0, width)
-    ax.set_ylim(height, 0)
-    ax.axis("off")
+    fig, ax = unit_canvas(width, height, scale=0.62)
     ax.text(0.3, 0.4, title, fontsize=11, fontweight="bold", va="center")
 
     def y_of(key: Any) -> float:

@@ -20,7 +20,7 @@ import torch
 from matplotlib.patches import FancyBboxPatch
 from torch import nn
 
-from autograd_figures.figures import LayoutFigure
+from autograd_figures.figures import LayoutFigure, unit_canvas
 from autograd_figures.state import KINDS, owner_of, state_kind
 
 __all__ = ["KINDS", "StateEntry", "draw_state_map", "state_kind", "state_map"]
@@ -207,11 +207,7 @@ def draw_state_map(module: nn.Module, *, title: str | None = None, plain_words: 
     for rows in layout[:-1]:
         tops.append(tops[-1] + _TITLE + len(rows) * (_CHIP + _GAP) + _GAP)
     height = tops[-1] + _TITLE + max(len(layout[-1]), 1) * (_CHIP + _GAP) + _GAP + _INSET * len(_REGIONS)
-    fig = LayoutFigure(figsize=(_WIDTH, height))
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.set_xlim(0, _WIDTH)
-    ax.set_ylim(height, 0)
-    ax.axis("off")
+    fig, ax = unit_canvas(_WIDTH, height, scale=1.0)
     if title:
         ax.text(0.05, 0.25, title, fontsize=12, fontweight="bold", va="center")
     for depth, ((key, words, plain), face) in enumerate(zip(_REGIONS, _REGION_FACES, strict=True)):

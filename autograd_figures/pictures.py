@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import torch
 from matplotlib.patches import FancyArrowPatch, Rectangle
 
-from autograd_figures.figures import LayoutFigure
+from autograd_figures.figures import LayoutFigure, unit_canvas
 from autograd_figures.provenance import Sharing
 
 __all__ = ["draw_page_readings", "draw_pages_and_ledger", "page_of", "slots_read"]
@@ -183,11 +183,7 @@ def draw_pages_and_ledger(
     width = max(4.2 * len(rows) + 0.4, 9.0)
     top = 0.9 if title else 0.2
     height = top + 6.4
-    fig = LayoutFigure(figsize=(width * 0.62, height * 0.62))
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.set_xlim(0, width)
-    ax.set_ylim(height, 0)
-    ax.axis("off")
+    fig, ax = unit_canvas(width, height, scale=0.62)
     if title:
         ax.text(0.2, 0.45, title, fontsize=12, fontweight="bold", va="center")
     source_x = width / 2 - 1.6
