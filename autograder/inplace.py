@@ -115,6 +115,81 @@ for _key, (_text, _op) in SAVES_OPS.items():
                 hidden=_key in ("tanh", "sqrt", "log", "add_const"))
 
 
+# --------------------------------------------------------------------------- inplace-saves-more
+# Ops the chapter never runs, so a remembered table cannot answer; probing (or reading the op's
+# ``_saved_*`` attributes, or its entry in derivatives.yaml) can.
+SAVES_MORE_OPS: dict[str, tuple[str, Callable[[torch.Tensor], torch.Tensor], bool]] = {
+    "rsqrt": ("a.rsqrt()", torch.rsqrt, False),
+    "tan": ("a.tan()", torch.tan, False),
+    "expm1": ("a.expm1()", torch.expm1, False),
+    "log1p": ("a.log1p()", torch.log1p, False),
+    "abs": ("a.abs()", torch.abs, False),
+    "leaky_relu": ("torch.nn.functional.leaky_relu(a, 0.1)",
+                   lambda a: torch.nn.functional.leaky_relu(a, 0.1), False),
+    "neg": ("-a", torch.neg, False),
+    "exp2": ("a.exp2()", torch.exp2, True),
+    "log_softmax": ("a.log_softmax(0)", lambda a: a.log_softmax(0), True),
+    "sinh": ("a.sinh()", torch.sinh, True),
+    "silu": ("torch.nn.functional.silu(a)", torch.nn.functional.silu, True),
+    "sub_const": ("a - 2", lambda a: a - 2, True),
+}
+
+
+def what_it_saves_more(key: str) -> str:
+    """Trusted probe of an op of ``inplace-saves-more``, as :func:`what_it_saves`."""
+    op = SAVES_MORE_OPS[key][1]
+    if not backward_survives(op, write_input=True):
+        return "input"
+    if not backward_survives(op, write_input=False):
+        return "output"
+    return "nothing"
+
+
+SAVES_MORE_MISCONCEPTIONS = {
+    "rsqrt": (
+        "d(a ** -0.5)/da = -0.5 r**3 with r = rsqrt(a) the output: rsqrt saves its output, like sqrt, "
+        "so a write to a is safe and a write to the result breaks backward."
+    ),
+    "tan": "tan' = 1 + tan(a)**2 is a function of the output: tan saves its output, not its input.",
+    "expm1": "expm1' = exp(a) = expm1(a) + 1, read off the output: expm1 saves its output, as exp does.",
+    "log1p": "log1p' = 1 / (1 + a) is computed from the input: log1p saves its input, as log does.",
+    "abs": (
+        "abs' = sign(a), and the output |a| has lost the sign: abs must save its input."
+    ),
+    "leaky_relu": (
+        "relu saves its output, but leaky_relu saves its input: its backward is written with the "
+        "input (whether a > 0), so a write to a breaks backward; do not infer one op's choice from a "
+        "neighbour's — probe it."
+    ),
+    "neg": "negation has derivative -1 everywhere: it saves nothing, so writes to a or to -a are safe.",
+    "exp2": "exp2' = ln 2 * 2**a, the output times a constant: exp2 saves its output.",
+    "log_softmax": (
+        "log_softmax's backward uses its output (softmax = exp of it): it saves its output, so "
+        "overwriting the input is safe."
+    ),
+    "sinh": (
+        "sinh' = cosh(a), which torch computes from the input: sinh saves its input, even though "
+        "cosh could be written from the output."
+    ),
+    "silu": "silu' needs sigmoid(a) and a itself: silu saves its input.",
+    "sub_const": "subtracting a constant has derivative 1: nothing of a is saved.",
+}
+
+
+def _not_a_saves_more_value(found: object, _inputs: tuple) -> bool:
+    return found not in SAVES_VALUES
+
+
+saves_more = exercise(
+    "inplace-saves-more", "SAVES_MORE", require=require_dict("SAVES_MORE", list(SAVES_MORE_OPS)),
+    expect=what_it_saves_more, returns="str",
+    diagnoses=(Diagnosis(_not_a_saves_more_value, 'each value must be one of "input", "output" or "nothing".'),),
+)
+for _key, (_text, _op, _hidden) in SAVES_MORE_OPS.items():
+    saves_more.entry(_key, f"SAVES_MORE[{_key!r}] for {_text}", otherwise=SAVES_MORE_MISCONCEPTIONS[_key],
+                     hidden=_hidden)
+
+
 # --------------------------------------------------------------------------- inplace-fix-gate
 def gate_reference(x: torch.Tensor) -> torch.Tensor:
     """The value the gate was meant to compute, written without any in-place write."""

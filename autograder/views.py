@@ -141,6 +141,119 @@ for _key in CLASSIFY_PROBES:
                    hidden=_key in ("boolean_mask", "contiguous", "clone", "expand"))
 
 
+# --------------------------------------------------------------------------- views-classify-more
+# Concrete expressions over two contiguous tensors, none of them shown verbatim in the chapter:
+# each key is evaluated here as written, so the text a learner reads is the code that is probed.
+MORE_VALUES = ("view", "copy", "error")
+
+
+def more_sources() -> dict[str, torch.Tensor]:
+    """The tensors the expressions of ``views-classify-more`` read: ``x`` (4, 5) and ``y`` (3, 4, 5)."""
+    return {"x": torch.arange(20.0).view(4, 5), "y": torch.arange(60.0).view(3, 4, 5)}
+
+
+def classify_expression(expression: str) -> str:
+    """Trusted probe: evaluate ``expression`` on fresh ``x`` and ``y``; "error" when torch raises,
+    "view" when the result shares the storage of the tensor it was computed from, else "copy"."""
+    sources = more_sources()
+    try:
+        result = eval(expression, {"torch": torch, **sources})  # the module's own expressions
+    except RuntimeError:
+        return "error"
+    return "view" if any(same_storage(result, source) for source in sources.values()) else "copy"
+
+
+FLATTEN_IS_RESHAPE = (
+    "flatten is reshape over a range of dimensions: it returns a view when the dimensions it merges "
+    "sit next to each other in memory (stride[i] == stride[i+1] * size[i+1]) and copies otherwise"
+)
+MORE_EXPRESSIONS: dict[str, tuple[bool, str, dict[str, str]]] = {
+    # expression: (hidden, misconception when no specific wrong value matches, {wrong value: message})
+    "x.flatten()": (False, (
+        f"{FLATTEN_IS_RESHAPE}; x is contiguous, so x.flatten() is a view: reshape-like ops do not "
+        "always copy."), {}),
+    "x.T.flatten()": (False, (
+        f"{FLATTEN_IS_RESHAPE}; x.T reads x column by column, so no single stride walks its "
+        "elements in order and x.T.flatten() copies: flatten is not always a view."), {
+        "error": "flatten never refuses: where view() would raise, flatten (like reshape) copies.",
+    }),
+    "x.squeeze(0)": (False, (
+        "squeeze(d) on a dimension whose size is not 1 does not raise: it leaves the shape as it is "
+        "and still returns a view of the same storage (shape (4, 5), strides (5, 1))."), {
+        "copy": "squeeze only drops size-1 dimensions from the header; it never copies, even when "
+                "there is nothing to drop.",
+    }),
+    "x.unfold(1, 3, 1)": (False, (
+        "unfold with a step smaller than its size makes overlapping windows, yet it copies nothing: "
+        "the windows are one header over x's storage (strides (5, 1, 1)), so several windows read "
+        "the same slot."), {}),
+    "x.narrow(0, 1, 2)": (False, (
+        "narrow is a slice x[1:3] written as a call: it moves the storage offset (to 5) and keeps "
+        "the strides, a view."), {}),
+    "x[torch.tensor([False, True, True, False])]": (False, (
+        "a boolean mask always copies, even when the rows it keeps form one block that narrow(0, 1, 2) "
+        "could have viewed: indexing by a tensor is advanced indexing, and torch does not look at "
+        "which elements the mask happens to select."), {}),
+    "y.movedim(0, 2).view(60)": (False, (
+        "movedim only permutes strides (to (5, 1, 20)); view() must then merge all three dimensions "
+        "into one, which no single stride can describe, so it raises instead of copying."), {
+        "copy": "view() never copies: where a copy would be needed it raises (reshape is the one "
+                "that copies).",
+    }),
+    "x.as_strided((4, 5), (5, 1), 1)": (True, (
+        "as_strided is checked against the storage: starting at offset 1, a (4, 5) header with "
+        "strides (5, 1) would read slot 20 of a 20-slot storage, so torch raises."), {}),
+    "x[2:].as_strided((4, 5), (5, 1), 0)": (True, (
+        "as_strided addresses the whole storage, not the tensor it is called on: from offset 0 the "
+        "header reads all 20 slots of x, rows x[2:] never covered, and shares x's storage."), {}),
+    "y.permute(2, 0, 1).diagonal(0, 1, 2)": (True, (
+        "diagonal works on any layout: it adds the strides of the two dimensions it walks (20 + 5 = "
+        "25) into one stride, a view of the permuted tensor's storage."), {}),
+    "y[:, :, :2].flatten(0, 1)": (True, (
+        f"{FLATTEN_IS_RESHAPE}; y[:, :, :2] is not contiguous, but the two dimensions merged here "
+        "have strides (20, 5) and 20 == 5 * 4, so this flatten is a view: non-contiguous does not "
+        "mean copy."), {}),
+    "x.T.unbind(0)[2]": (True, (
+        "unbind returns views, one per index: x.T.unbind(0)[2] is column 2 of x, read with stride 5 "
+        "from offset 2. A non-contiguous result is still a view."), {}),
+    "y.movedim(0, 2).reshape(60)": (True, (
+        "reshape copies when view would refuse: after movedim the elements are not in storage order, "
+        "so this reshape returns a copy."), {
+        "error": "reshape never refuses where the element count fits: it copies where view() would "
+                 "raise.",
+    }),
+    "y[:, 1].flatten()": (True, (
+        f"{FLATTEN_IS_RESHAPE}; y[:, 1] has strides (20, 1) for sizes (3, 5), and 20 != 1 * 5, so "
+        "flatten copies."), {}),
+}
+
+
+def _not_a_more_class(found: object, _inputs: tuple) -> bool:
+    return found not in MORE_VALUES
+
+
+def _found(value: str):
+    def matches(found: object, _inputs: tuple) -> bool:
+        return found == value
+
+    return matches
+
+
+classify_more = exercise(
+    "views-classify-more", "CLASSIFY_MORE",
+    require=require_dict("CLASSIFY_MORE", list(MORE_EXPRESSIONS)),
+    expect=classify_expression, returns="str",
+)
+for _expression, (_hidden, _otherwise, _specific) in MORE_EXPRESSIONS.items():
+    classify_more.entry(
+        _expression, f"CLASSIFY_MORE[{_expression!r}]", otherwise=_otherwise, hidden=_hidden,
+        diagnoses=(
+            Diagnosis(_not_a_more_class, 'each value must be one of "view", "copy" or "error".'),
+            *(Diagnosis(_found(value), message) for value, message in _specific.items()),
+        ),
+    )
+
+
 # --------------------------------------------------------------------------- views-shares-storage
 def _pair_offset_view() -> tuple:
     t = base()

@@ -23,14 +23,14 @@ def course(tmp_path_factory):
 def test_student_edition_has_stubs_instead_of_solutions(course):
     notebook = nbformat.read(course.release_notebook("views"), as_version=4)
     answers = [cell for cell in notebook.cells if is_answer_cell(cell)]
-    assert len(answers) == 5
+    assert len(answers) == 6
     assert all("raise NotImplementedError()" in cell.source for cell in answers)
 
 
 def test_hidden_test_cells_are_reduced_to_their_docstring(course):
     notebook = nbformat.read(course.release_notebook("views"), as_version=4)
     hidden = [c for c in notebook.cells if nbgrader_meta(c).get("grade_id", "").endswith("-tests-hidden")]
-    assert len(hidden) == 5
+    assert len(hidden) == 6
     assert all(is_test_cell(c) and "grade(" not in c.source and c.source.startswith('"""') for c in hidden)
 
 

@@ -20,6 +20,19 @@ def test_chapter_follows_the_structure(chapter):
     assert problems(COURSE.source_notebook(chapter)) == []
 
 
+PAGE_COLUMN = 88
+#: The chapters whose code cells, answer skeletons and solutions included, are kept to the column.
+FITTED = ("views", "inplace", "detach", "leaves")
+
+
+@pytest.mark.parametrize("chapter", FITTED)
+def test_code_cells_fit_the_page_column(chapter):
+    notebook = nbformat.read(COURSE.source_notebook(chapter), as_version=4)
+    long_lines = [(cell.get("id"), line) for cell in notebook.cells if cell.cell_type == "code"
+                  for line in cell.source.splitlines() if len(line) > PAGE_COLUMN]
+    assert long_lines == []
+
+
 def test_chapter_one_is_present():
     assert "views" in CHAPTERS
 

@@ -4,7 +4,7 @@ Each wrong answer names the misconception message its test cells must report. Th
 put these into real submissions and grade them with nbgrader.
 """
 
-from autograder.inplace import ALIAS_MESSAGES, GATE_MESSAGES, SAVES_MISCONCEPTIONS
+from autograder.inplace import ALIAS_MESSAGES, GATE_MESSAGES, SAVES_MISCONCEPTIONS, SAVES_MORE_MISCONCEPTIONS
 
 SAVES_LITERAL = (
     'SAVES = {"pow2": "input", "exp": "output", "sigmoid": "output", "relu": "output", "tanh": "output", '
@@ -21,12 +21,34 @@ def saves_with(**changes: str) -> str:
     return source
 
 
+SAVES_MORE_LITERAL = (
+    'SAVES_MORE = {"rsqrt": "output", "tan": "output", "expm1": "output", "log1p": "input", "abs": "input", '
+    '"leaky_relu": "input", "neg": "nothing", "exp2": "output", "log_softmax": "output", "sinh": "input", '
+    '"silu": "input", "sub_const": "nothing"}'
+)
+
+
+def saves_more_with(**changes: str) -> str:
+    """The literal ``SAVES_MORE`` answer with some entries changed."""
+    source = SAVES_MORE_LITERAL
+    for key, value in changes.items():
+        for old in ("input", "output", "nothing"):
+            source = source.replace(f'"{key}": "{old}"', f'"{key}": "{value}"')
+    return source
+
+
 RIGHT = {
     "inplace-saves": [
         ("literal", SAVES_LITERAL),
         ("grouped", 'SAVES = dict.fromkeys(["exp", "sigmoid", "relu", "tanh", "sqrt"], "output")\n'
                     'SAVES.update(dict.fromkeys(["pow2", "sin", "log"], "input"))\n'
                     'SAVES.update(mul_const="nothing", add_const="nothing")'),
+    ],
+    "inplace-saves-more": [
+        ("literal", SAVES_MORE_LITERAL),
+        ("grouped", 'SAVES_MORE = dict.fromkeys(["rsqrt", "tan", "expm1", "exp2", "log_softmax"], "output")\n'
+                    'SAVES_MORE.update(dict.fromkeys(["log1p", "abs", "leaky_relu", "sinh", "silu"], "input"))\n'
+                    'SAVES_MORE.update(neg="nothing", sub_const="nothing")'),
     ],
     "inplace-fix-gate": [
         ("out-of-place", "def fixed_gate(x):\n    h = 2 * x.sigmoid()\n    return (h * x).sum()"),
@@ -57,6 +79,21 @@ WRONG = {
         ("mul-saves-input", saves_with(mul_const="input"), SAVES_MISCONCEPTIONS["mul_const"]),
         ("sin-saves-output", saves_with(sin="output"), SAVES_MISCONCEPTIONS["sin"]),
         ("not-a-value", saves_with(pow2="both"), 'each value must be one of "input", "output" or "nothing"'),
+    ],
+    "inplace-saves-more": [
+        # Extrapolating from a neighbour the chapter shows: relu saves its output.
+        ("leaky-relu-like-relu", saves_more_with(leaky_relu="output"), SAVES_MORE_MISCONCEPTIONS["leaky_relu"]),
+        # "The derivative can be written from the output, so the output is saved."
+        ("sinh-from-its-output", saves_more_with(sinh="output"), SAVES_MORE_MISCONCEPTIONS["sinh"]),
+        # Every transcendental op saves its input.
+        ("functions-save-their-input", saves_more_with(rsqrt="input", tan="input", expm1="input", exp2="input"),
+         SAVES_MORE_MISCONCEPTIONS["tan"]),
+        # log1p treated like exp, since expm1 is its inverse.
+        ("log1p-like-expm1", saves_more_with(log1p="output"), SAVES_MORE_MISCONCEPTIONS["log1p"]),
+        ("abs-from-its-output", saves_more_with(abs="output"), SAVES_MORE_MISCONCEPTIONS["abs"]),
+        ("neg-saves-input", saves_more_with(neg="input"), SAVES_MORE_MISCONCEPTIONS["neg"]),
+        ("log-softmax-saves-input", saves_more_with(log_softmax="input"), SAVES_MORE_MISCONCEPTIONS["log_softmax"]),
+        ("not-a-value", saves_more_with(silu="both"), 'each value must be one of "input", "output" or "nothing"'),
     ],
     "inplace-fix-gate": [
         ("unrepaired", "def fixed_gate(x):\n    h = x.sigmoid()\n    h.mul_(2)\n    return (h * x).sum()",

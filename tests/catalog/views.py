@@ -6,6 +6,7 @@ put these into real submissions and grade them with nbgrader.
 
 from autograder.views import (
     CLASSIFY_MISCONCEPTIONS,
+    MORE_EXPRESSIONS,
     NOT_ADJACENT,
     NUMEL,
     SPLIT_MERGE,
@@ -14,6 +15,39 @@ from autograder.views import (
 )
 
 SHARES_MESSAGES = {case.name: case.otherwise for case in shares.cases}
+
+CLASSIFY_MORE_ANSWER = {
+    "x.flatten()": "view",
+    "x.T.flatten()": "copy",
+    "x.squeeze(0)": "view",
+    "x.unfold(1, 3, 1)": "view",
+    "x.narrow(0, 1, 2)": "view",
+    "x[torch.tensor([False, True, True, False])]": "copy",
+    "y.movedim(0, 2).view(60)": "error",
+    "x.as_strided((4, 5), (5, 1), 1)": "error",
+    "x[2:].as_strided((4, 5), (5, 1), 0)": "view",
+    "y.permute(2, 0, 1).diagonal(0, 1, 2)": "view",
+    "y[:, :, :2].flatten(0, 1)": "view",
+    "x.T.unbind(0)[2]": "view",
+    "y.movedim(0, 2).reshape(60)": "copy",
+    "y[:, 1].flatten()": "copy",
+}
+
+
+def classify_more_with(**changes: str) -> str:
+    """The literal ``CLASSIFY_MORE`` answer with some entries changed (keyed by position ``e<i>``)."""
+    keys = list(CLASSIFY_MORE_ANSWER)
+    answer = dict(CLASSIFY_MORE_ANSWER)
+    for position, value in changes.items():
+        answer[keys[int(position.removeprefix("e"))]] = value
+    lines = "".join(f"    {key!r}: {value!r},\n" for key, value in answer.items())
+    return f"CLASSIFY_MORE = {{\n{lines}}}"
+
+
+def more_message(expression: str, wrong: str | None = None) -> str:
+    """The message a wrong value for one expression must get."""
+    _hidden, otherwise, specific = MORE_EXPRESSIONS[expression]
+    return specific.get(wrong, otherwise)
 
 CAN_VIEW_REFERENCE_FREE = '''
 import math
@@ -107,6 +141,18 @@ RIGHT = {
                     'CLASSIFY.update(dict.fromkeys(["advanced_index", "boolean_mask", "clone"], "copy"))\n'
                     'CLASSIFY.update(reshape="ambiguous", contiguous="ambiguous")'),
     ],
+    "views-classify-more": [
+        ("literal", classify_more_with()),
+        ("grouped", "CLASSIFY_MORE = dict.fromkeys([\n"
+                    "    'x.flatten()', 'x.squeeze(0)', 'x.unfold(1, 3, 1)', 'x.narrow(0, 1, 2)',\n"
+                    "    'x[2:].as_strided((4, 5), (5, 1), 0)', 'y.permute(2, 0, 1).diagonal(0, 1, 2)',\n"
+                    "    'y[:, :, :2].flatten(0, 1)', 'x.T.unbind(0)[2]'], 'view')\n"
+                    "CLASSIFY_MORE.update(dict.fromkeys([\n"
+                    "    'x.T.flatten()', 'x[torch.tensor([False, True, True, False])]',\n"
+                    "    'y.movedim(0, 2).reshape(60)', 'y[:, 1].flatten()'], 'copy'))\n"
+                    "CLASSIFY_MORE.update(dict.fromkeys(\n"
+                    "    ['y.movedim(0, 2).view(60)', 'x.as_strided((4, 5), (5, 1), 1)'], 'error'))"),
+    ],
     "views-shares-storage": [
         ("storage-pointer", "def shares_storage(a, b):\n"
                             "    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()"),
@@ -163,6 +209,29 @@ WRONG = {
          '"boolean_mask": "copy", "view": "view", "reshape": "ambiguous", "contiguous": "copy", '
          '"expand": "view", "clone": "copy", "detach": "view"}', CLASSIFY_MISCONCEPTIONS["contiguous"]),
         ("missing-keys", 'CLASSIFY = {"transpose": "view"}', "must have exactly the keys"),
+    ],
+    "views-classify-more": [
+        ("flatten-always-view", classify_more_with(e1="view", e13="view"),
+         "flatten is not always a view"),
+        ("reshape-like-always-copies", classify_more_with(e0="copy", e10="copy"),
+         "reshape-like ops do not always copy"),
+        ("squeeze-non-one-errors", classify_more_with(e2="error"),
+         more_message("x.squeeze(0)")),
+        ("overlapping-windows-copy", classify_more_with(e3="copy"),
+         more_message("x.unfold(1, 3, 1)")),
+        ("mask-of-a-block-is-a-view", classify_more_with(e5="view"),
+         more_message("x[torch.tensor([False, True, True, False])]")),
+        ("view-after-movedim-copies", classify_more_with(e6="copy"),
+         more_message("y.movedim(0, 2).view(60)", "copy")),
+        ("as-strided-bounded-by-its-tensor", classify_more_with(e8="error"),
+         more_message("x[2:].as_strided((4, 5), (5, 1), 0)")),
+        ("as-strided-unchecked", classify_more_with(e7="view"),
+         more_message("x.as_strided((4, 5), (5, 1), 1)")),
+        ("noncontiguous-always-copies", classify_more_with(e10="copy", e11="copy"),
+         "non-contiguous does not mean copy"),
+        ("ambiguous-value", classify_more_with(e0="ambiguous"),
+         'each value must be one of "view", "copy" or "error"'),
+        ("missing-hidden-keys", "CLASSIFY_MORE = {'x.flatten()': 'view'}", "must have exactly the keys"),
     ],
     "views-shares-storage": [
         ("data-ptr",
