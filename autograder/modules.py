@@ -640,11 +640,13 @@ BATCHNORM_QUESTIONS = {
                             "num_batches_tracked goes up by one per forward in training mode: it counts batches, "
                             "not channels, samples or elements, however many an (N, C, H, W) input holds."),
     "tracked_after_eval": ("int", "bn.num_batches_tracked after one more forward in eval mode",
-                           "in eval mode BatchNorm reads its running statistics and updates nothing, "
-                           "num_batches_tracked included."),
+                           "the counter keeps the count of the training forwards, one per batch, and the eval "
+                           "forward adds nothing: in eval mode BatchNorm reads its running statistics and updates "
+                           "nothing, num_batches_tracked included."),
     "tracked_dtype_after_to": ("str", "str(bn.num_batches_tracked.dtype) after bn.to(torch.float16)",
-                               ".to(dtype) casts floating-point parameters and buffers only: the integer counter "
-                               "moves with the module but stays torch.int64, whatever floating dtype it moves to."),
+                               ".to(dtype) casts only floating-point (and complex) parameters and buffers: the "
+                               "integer counter moves with the module but stays torch.int64, whatever floating dtype "
+                               "the module moves to."),
     "mean_dtype_after_to": ("str", "str(bn.running_mean.dtype) after bn.to(torch.float16)",
                             ".to(dtype) casts floating-point buffers as well as parameters, to the dtype it is "
                             "given: running_mean becomes torch.float16 (not left float32, and not the float64 of "
