@@ -597,21 +597,32 @@ count.case("non-persistent-buffer", "count_parameters(a layer with a non-persist
 
 
 # --------------------------------------------------------------------------- modules-batchnorm (reproduce)
+# A BatchNorm the chapter never builds, so the answers come from the mechanism, not from the page:
+# 2-d (one statistic per channel of an (N, C, H, W) input), without the affine weight and bias,
+# moved to a dtype the chapter never moves to.
+BATCHNORM_CHANNELS = 4
+BATCHNORM_INPUT = (8, BATCHNORM_CHANNELS, 5, 5)
+BATCHNORM_TRAIN_FORWARDS = 3
+BATCHNORM_DTYPE = torch.float16
+
+
 def batchnorm_story() -> dict[str, object]:
-    """The reproduction task, run: ``bn = nn.BatchNorm1d(3)``, two training forwards, one eval
-    forward, then ``bn.to(torch.float64)``; what each question asks, read off torch."""
-    bn = nn.BatchNorm1d(3)
+    """The reproduction task, run: ``bn = nn.BatchNorm2d(4, affine=False)``, three training
+    forwards on ``(8, 4, 5, 5)`` inputs, one eval forward, then ``bn.to(torch.float16)``; what each
+    question asks, read off torch."""
+    bn = nn.BatchNorm2d(BATCHNORM_CHANNELS, affine=False)
     story: dict[str, object] = {
         "parameters": len(list(bn.parameters())),
         "state_dict": len(bn.state_dict()),
     }
-    for x in batches(2, 21):
-        bn(x)
+    generator = torch.Generator().manual_seed(21)  # its own, so grading leaves the global stream alone
+    for _ in range(BATCHNORM_TRAIN_FORWARDS):
+        bn(torch.randn(BATCHNORM_INPUT, generator=generator))
     story["tracked_after_train"] = int(bn.num_batches_tracked)
     bn.eval()
-    bn(batches(1, 22)[0])
+    bn(torch.randn(BATCHNORM_INPUT, generator=generator))
     story["tracked_after_eval"] = int(bn.num_batches_tracked)
-    bn.to(torch.float64)
+    bn.to(BATCHNORM_DTYPE)
     story["tracked_dtype_after_to"] = str(bn.num_batches_tracked.dtype)
     story["mean_dtype_after_to"] = str(bn.running_mean.dtype)
     return story
@@ -619,22 +630,27 @@ def batchnorm_story() -> dict[str, object]:
 
 BATCHNORM_QUESTIONS = {
     "parameters": ("int", "how many tensors does bn.parameters() yield?",
-                   "BatchNorm's learnable scale (weight) and shift (bias) are its only parameters; the running "
-                   "statistics are buffers."),
+                   "affine=False: no weight and no bias, so no parameters at all; running_mean, running_var and "
+                   "num_batches_tracked are buffers, which parameters() never yields."),
     "state_dict": ("int", "how many entries does bn.state_dict() hold?",
-                   "state_dict() holds the parameters and every persistent buffer: weight, bias, running_mean, "
-                   "running_var and num_batches_tracked."),
-    "tracked_after_train": ("int", "bn.num_batches_tracked after two training forwards",
-                            "num_batches_tracked goes up by one per forward in training mode."),
+                   "state_dict() holds the parameters and every persistent buffer: with affine=False there is no "
+                   "weight or bias to save, and all three buffers (running_mean, running_var and "
+                   "num_batches_tracked, the counter included) are saved."),
+    "tracked_after_train": ("int", "bn.num_batches_tracked after the three training forwards",
+                            "num_batches_tracked goes up by one per forward in training mode: it counts batches, "
+                            "not channels, samples or elements, however many an (N, C, H, W) input holds."),
     "tracked_after_eval": ("int", "bn.num_batches_tracked after one more forward in eval mode",
-                           "in eval mode BatchNorm reads its running statistics and updates nothing, "
-                           "num_batches_tracked included."),
-    "tracked_dtype_after_to": ("str", "str(bn.num_batches_tracked.dtype) after bn.to(torch.float64)",
-                               ".to(dtype) casts floating-point parameters and buffers only: the integer counter "
-                               "moves with the module but stays torch.int64."),
-    "mean_dtype_after_to": ("str", "str(bn.running_mean.dtype) after bn.to(torch.float64)",
-                            ".to(dtype) casts floating-point buffers as well as parameters: running_mean becomes "
-                            "torch.float64."),
+                           "the counter keeps the count of the training forwards, one per batch, and the eval "
+                           "forward adds nothing: in eval mode BatchNorm reads its running statistics and updates "
+                           "nothing, num_batches_tracked included."),
+    "tracked_dtype_after_to": ("str", "str(bn.num_batches_tracked.dtype) after bn.to(torch.float16)",
+                               ".to(dtype) casts only floating-point (and complex) parameters and buffers: the "
+                               "integer counter moves with the module but stays torch.int64, whatever floating dtype "
+                               "the module moves to."),
+    "mean_dtype_after_to": ("str", "str(bn.running_mean.dtype) after bn.to(torch.float16)",
+                            ".to(dtype) casts floating-point buffers as well as parameters, to the dtype it is "
+                            "given: running_mean becomes torch.float16 (not left float32, and not the float64 of "
+                            "the chapter's own moves)."),
 }
 
 batchnorm = exercise(

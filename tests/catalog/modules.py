@@ -4,8 +4,13 @@ Each wrong answer names the misconception message its test cells must report. Th
 put these into real submissions and grade them with nbgrader.
 """
 
+from math import prod
+
 from autograder.modules import (
+    BATCHNORM_CHANNELS,
+    BATCHNORM_INPUT,
     BATCHNORM_QUESTIONS,
+    BATCHNORM_TRAIN_FORWARDS,
     BUFFERS,
     EVAL_FROZEN,
     EVAL_OUTPUT,
@@ -69,9 +74,21 @@ def count(body: str) -> str:
 
 
 def batchnorm(**changes: object) -> str:
-    values = {"parameters": 2, "state_dict": 5, "tracked_after_train": 2, "tracked_after_eval": 2,
-              "tracked_dtype_after_to": "torch.int64", "mean_dtype_after_to": "torch.float64"} | changes
+    """The reference answer for nn.BatchNorm2d(4, affine=False), with some entries changed."""
+    values = {"parameters": 0, "state_dict": 3, "tracked_after_train": 3, "tracked_after_eval": 3,
+              "tracked_dtype_after_to": "torch.int64", "mean_dtype_after_to": "torch.float16"} | changes
     return f"BATCHNORM = {values!r}"
+
+
+def counted_per(units_per_forward: int) -> str:
+    """A BATCHNORM whose counter went up by ``units_per_forward`` per training forward, not by one."""
+    tracked = BATCHNORM_TRAIN_FORWARDS * units_per_forward
+    return batchnorm(tracked_after_train=tracked, tracked_after_eval=tracked)
+
+
+# Answered from the chapter's own BatchNorm1d(3): two training forwards, then .to(torch.float64).
+BATCHNORM1D_ANSWER = batchnorm(parameters=2, state_dict=5, tracked_after_train=2, tracked_after_eval=2,
+                               mean_dtype_after_to="torch.float64")
 
 
 def selftest(**changes: object) -> str:
@@ -82,11 +99,22 @@ def selftest(**changes: object) -> str:
 RIGHT = {
     "modules-batchnorm": [
         ("literal", batchnorm()),
-        ("computed", 'bn = nn.BatchNorm1d(3)\n'
-                     'BATCHNORM = {"parameters": len(list(bn.parameters())), "state_dict": len(bn.state_dict()),\n'
-                     '             "tracked_after_train": 2, "tracked_after_eval": 2,\n'
-                     '             "tracked_dtype_after_to": str(torch.int64),\n'
-                     '             "mean_dtype_after_to": "torch.float64"}'),
+        ("keywords", 'BATCHNORM = dict(parameters=0, state_dict=1 + 1 + 1, tracked_after_train=3,\n'
+                     '                 tracked_after_eval=3, tracked_dtype_after_to=str(torch.long),\n'
+                     '                 mean_dtype_after_to=str(torch.half))'),
+        ("run-it", 'bn = nn.BatchNorm2d(4, affine=False)\n'
+                   'parameters, entries = len(list(bn.parameters())), len(bn.state_dict())\n'
+                   'for _ in range(3):\n'
+                   '    bn(torch.randn(8, 4, 5, 5))\n'
+                   'after_train = int(bn.num_batches_tracked)\n'
+                   'bn.eval()\n'
+                   'bn(torch.randn(8, 4, 5, 5))\n'
+                   'after_eval = bn.num_batches_tracked.item()\n'
+                   'bn.to(torch.float16)\n'
+                   'BATCHNORM = {"parameters": parameters, "state_dict": entries,\n'
+                   '             "tracked_after_train": after_train, "tracked_after_eval": after_eval,\n'
+                   '             "tracked_dtype_after_to": str(bn.num_batches_tracked.dtype),\n'
+                   '             "mean_dtype_after_to": str(bn.running_mean.dtype)}'),
     ],
     "modules-counting-linear": [
         ("wraps-linear", counting('self.register_buffer("calls", torch.zeros((), dtype=torch.int64))',
@@ -161,13 +189,21 @@ class CountingLinear(nn.Linear):
 # (label, answer source, message the grade must contain)
 WRONG = {
     "modules-batchnorm": [
-        ("running-stats-are-parameters", batchnorm(parameters=4), BATCHNORM_QUESTIONS["parameters"][2]),
-        ("forgets-the-counter", batchnorm(state_dict=4), BATCHNORM_QUESTIONS["state_dict"][2]),
-        ("eval-counts", batchnorm(tracked_after_eval=3), BATCHNORM_QUESTIONS["tracked_after_eval"][2]),
-        ("to-casts-integers", batchnorm(tracked_dtype_after_to="torch.float64"),
+        ("the-chapters-batchnorm1d", BATCHNORM1D_ANSWER, BATCHNORM_QUESTIONS["parameters"][2]),
+        ("weight-and-bias-despite-affine-false", batchnorm(parameters=2, state_dict=5),
+         BATCHNORM_QUESTIONS["parameters"][2]),
+        ("running-stats-are-parameters", batchnorm(parameters=3), BATCHNORM_QUESTIONS["parameters"][2]),
+        ("forgets-the-counter", batchnorm(state_dict=2), BATCHNORM_QUESTIONS["state_dict"][2]),
+        ("eval-counts", batchnorm(tracked_after_eval=BATCHNORM_TRAIN_FORWARDS + 1),
+         BATCHNORM_QUESTIONS["tracked_after_eval"][2]),
+        ("counts-per-channel", counted_per(BATCHNORM_CHANNELS), BATCHNORM_QUESTIONS["tracked_after_train"][2]),
+        ("counts-per-element", counted_per(prod(BATCHNORM_INPUT)), BATCHNORM_QUESTIONS["tracked_after_train"][2]),
+        ("to-casts-integers", batchnorm(tracked_dtype_after_to="torch.float16"),
          BATCHNORM_QUESTIONS["tracked_dtype_after_to"][2]),
+        ("float64-from-the-chapter", batchnorm(mean_dtype_after_to="torch.float64"),
+         BATCHNORM_QUESTIONS["mean_dtype_after_to"][2]),
         ("dtype-objects",
-         batchnorm().replace("'torch.int64'", "torch.int64").replace("'torch.float64'", "torch.float64"),
+         batchnorm().replace("'torch.int64'", "torch.int64").replace("'torch.float16'", "torch.float16"),
          "expected a str"),
     ],
     "modules-counting-linear": [
