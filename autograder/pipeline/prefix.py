@@ -55,7 +55,7 @@ from autograder.pipeline.course import is_answer_cell, is_test_cell, nbgrader_me
 FORKED = "forked"
 NOT_LEADING = "ran from the top: the submission does not start with the chapter's locked cells"
 # Seconds the holder may take to start, on top of the prefix's own wall-clock limit.
-START_GRACE = 30.0
+START_GRACE = 10.0
 # The inductor's compile workers would be processes and threads a fork cannot carry.
 PREFIX_ENVIRONMENT = {"TORCHINDUCTOR_COMPILE_THREADS": "1"}
 
