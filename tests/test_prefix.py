@@ -253,6 +253,22 @@ def test_a_failing_prefix_falls_back_to_the_top_and_says_why(small_pool) -> None
 
 
 @root_only
+@pytest.mark.parametrize(("leaves", "why"), [
+    ("import threading, time\nthreading.Thread(target=time.sleep, args=(20,), daemon=True).start()",
+     "1 threads running"),
+    ("import subprocess\nsleeper = subprocess.Popen(['sleep', '20'])", "1 child processes running"),
+    ("import mmap\nshared = mmap.mmap(-1, 4096)", "a writable shared mapping"),
+    ("open('notes.txt', 'w').write('x')", "files in its working folder (notes.txt)"),
+])
+def test_a_prefix_a_fork_cannot_carry_runs_from_the_top(small_pool, leaves, why) -> None:
+    prefix = wire.Prefix("views", steps(leaves, "x = 4"))
+    result = small_pool.submit(wire.Plan("views", [*prefix.steps, wire.CodeStep("show", "print(x)")]),
+                               prefix=prefix).result()
+    assert result.prefix.startswith(f"ran from the top: the prefix left {why}")
+    assert printed(result, "show").strip() == "4"
+
+
+@root_only
 def test_a_prefix_that_times_out_falls_back_to_the_top(small_pool) -> None:
     slow = steps("import time\ntime.sleep(60)", "x = 3")
     limits = Limits(wall=3, cpu=10, memory=3 * 2**30, processes=64, probe=5)

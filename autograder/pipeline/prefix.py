@@ -21,9 +21,10 @@ Design (who holds the state, and why no submission can reach it):
 * Submissions run as the sandbox user; the holder is root. A process of another uid cannot
   signal it, ptrace it or open its ``/proc/<pid>/mem``; the child closes every descriptor but its
   report pipe before it runs a cell; the holder refuses to serve (and the chapter runs from the
-  top) when the prefix left what a fork would share: threads, child processes, or writable shared
-  memory mappings. "Every process of the sandbox user is killed when the job ends" stays true and
-  never touches the holder, which is not of that user. A child's memory is a copy-on-write copy
+  top) when the prefix left what a fork would share or lose: threads, child processes, writable
+  shared memory mappings, or files in its working folder (a confined child starts in an empty
+  one). "Every process of the sandbox user is killed when the job ends" stays true and never
+  touches the holder, which is not of that user. A child's memory is a copy-on-write copy
   of the holder's: nothing it writes reaches the holder, so it cannot change what the next
   submission starts from.
 * The holder is replaced when a job of another prefix (another chapter) comes; a prefix that
@@ -31,7 +32,10 @@ Design (who holds the state, and why no submission can reach it):
   that dies) makes every job of that prefix run from the top, and the job's result says why.
 
 The RNG state a child starts from is the holder's after the prefix, which is the one a run from
-the top reaches: both start from the zygote's state (seeded once, before any fork).
+the top reaches: torch's and NumPy's generators are the zygote's in both (seeded once, before any
+fork). Python's ``random`` is reseeded by CPython in every forked child (``os.register_at_fork``),
+so after the prefix its draws are fresh as in a run from the top; draws inside the prefix are the
+holder's one run, shared by the chapter's submissions.
 """
 
 from __future__ import annotations
@@ -53,6 +57,8 @@ from autograder.pipeline import confine, wire
 from autograder.pipeline.course import is_answer_cell, is_test_cell, nbgrader_meta
 
 FORKED = "forked"
+# What the IPython shell itself writes in its home (the working folder) in every run.
+SHELL_FILES = {".ipython"}
 NOT_LEADING = "ran from the top: the submission does not start with the chapter's locked cells"
 # Seconds the holder may take to start, on top of the prefix's own wall-clock limit.
 START_GRACE = 10.0
@@ -70,7 +76,7 @@ def of_edition(edition: nbformat.NotebookNode, assignment: str) -> wire.Prefix:
     may_raise: list[str] = []
     for cell in edition.cells:
         grade_id = nbgrader_meta(cell).get("grade_id")
-        if cell.cell_type != "code" and not (grade_id and is_test_cell(cell)):
+        if cell.cell_type != "code":  # the plan has no step for it
             continue
         if not grade_id or is_answer_cell(cell) or is_test_cell(cell) or any(s.key == grade_id for s in steps):
             break
@@ -192,9 +198,9 @@ def _hold(prefix: wire.Prefix, limits: confine.Limits, output_limit: int, uid: i
         started, cpu_started = time.monotonic(), _cpu()
         report = _run_prefix(prefix, output_limit)
         seconds, cpu = time.monotonic() - started, _cpu() - cpu_started
-        unsafe = _unshareable()
+        unsafe = _unforkable()
         if unsafe:
-            raise PrefixFailed(f"the prefix left {unsafe}; a fork would share it")
+            raise PrefixFailed(f"the prefix left {unsafe}: a fork of it would not be a run from the top")
     except PrefixFailed as failure:
         answers.write(json.dumps({"ready": False, "why": str(failure)}) + "\n")
         return
@@ -244,8 +250,9 @@ def _cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _unshareable() -> str:
-    """What a fork of this process would share with it or lose: threads, children, shared writes."""
+def _unforkable() -> str:
+    """What a fork of this process would share with it or lose: threads, children, writable shared
+    memory, files in the working folder (a confined child starts in an empty one)."""
     threads = len(os.listdir("/proc/self/task"))
     if threads > 1:
         return f"{threads - 1} threads running"
@@ -256,6 +263,9 @@ def _unshareable() -> str:
         permissions = line.split()[1]
         if permissions[1] == "w" and permissions[3] == "s":
             return f"a writable shared mapping ({line.split()[-1]})"
+    files = sorted(set(os.listdir(".")) - SHELL_FILES)
+    if files:
+        return f"files in its working folder ({', '.join(files[:5])})"
     return ""
 
 
