@@ -230,6 +230,9 @@ def _run_prefix(prefix: wire.Prefix, output_limit: int) -> str:
     os.chdir(confine.SCRATCH)
     os.environ.clear()
     os.environ.update({**confine.sandbox_environment(), **PREFIX_ENVIRONMENT})
+    inductor = sys.modules.get("torch._inductor.config")
+    if inductor is not None:  # read the variable when it was imported, before it was set
+        inductor.compile_threads = 1
     confine.become_subreaper()
 
     from autograder.pipeline.runner import notebook_shell, run_cell
