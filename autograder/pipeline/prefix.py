@@ -11,7 +11,8 @@ Design (who holds the state, and why no submission can reach it):
   the prefix is the course's own trusted code, like the zygote's ``warm()``. It enters private
   mount, network and IPC namespaces of its own, with a fresh ``/tmp`` and the sandbox's working
   directory and environment (``/tmp/scratch``, the same variables), runs the prefix once in its
-  IPython shell with the output captured, and tells the zygote the cells' reports.
+  IPython shell with the output captured and the sandbox user as effective user (the rights a
+  run from the top has), and tells the zygote the cells' reports.
 * For each job the zygote hands the holder the plan; the holder forks the child that confines
   itself and runs the remaining steps, exactly as :func:`~autograder.pipeline.zygote.run_job`
   does from the zygote (the same function), and answers with the job's result, the prefix's cell
@@ -196,7 +197,7 @@ def _hold(prefix: wire.Prefix, limits: confine.Limits, output_limit: int, uid: i
     answers = os.fdopen(answers_w, "w", buffering=1)
     try:
         started, cpu_started = time.monotonic(), _cpu()
-        report = _run_prefix(prefix, output_limit)
+        report = _run_prefix(prefix, output_limit, uid, gid)
         seconds, cpu = time.monotonic() - started, _cpu() - cpu_started
         unsafe = _unforkable()
         if unsafe:
@@ -220,13 +221,22 @@ class PrefixFailed(RuntimeError):
     """The prefix cannot be the starting point of the chapter's submissions."""
 
 
-def _run_prefix(prefix: wire.Prefix, output_limit: int) -> str:
-    """Enter a sandbox's namespaces, folders and environment (as root), then run the prefix's cells
-    in the IPython shell the children will inherit; returns their report lines."""
+def _run_prefix(prefix: wire.Prefix, output_limit: int, uid: int, gid: int) -> str:
+    """Enter a sandbox's namespaces, folders and environment, then run the prefix's cells in the
+    IPython shell the children will inherit, with the sandbox user's rights; returns their report
+    lines.
+
+    The cells run with the sandbox user as *effective* user (no capabilities, its file access),
+    so that what they can do is what they can do in a run from the top (a write to
+    ``/proc/self/clear_refs`` is refused in both). The real and saved user stay root: the sandbox
+    user can neither signal nor trace the holder meanwhile, and the holder becomes root again to
+    fork and confine the children.
+    """
     confine.prctl_parent_death()
     confine.enter_namespaces()
     confine.private_tmpfs(confine.interpreter_paths())
     os.mkdir(confine.SCRATCH, 0o700)
+    os.chown(confine.SCRATCH, uid, gid)
     os.chdir(confine.SCRATCH)
     os.environ.clear()
     os.environ.update({**confine.sandbox_environment(), **PREFIX_ENVIRONMENT})
@@ -237,14 +247,21 @@ def _run_prefix(prefix: wire.Prefix, output_limit: int) -> str:
 
     from autograder.pipeline.runner import notebook_shell, run_cell
 
-    shell = notebook_shell()
-    lines = []
-    for step in prefix.steps:
-        outputs = run_cell(shell, step.source, output_limit)
-        raised = [o for o in outputs if isinstance(o, wire.Error)]
-        if raised and step.key not in prefix.may_raise:
-            raise PrefixFailed(f"the prefix cell {step.key} raised {raised[0].ename}: {raised[0].evalue[:200]}")
-        lines.append(json.dumps(wire.cell_line(wire.CellReport(step.key, outputs))) + "\n")
+    os.setgroups([])
+    os.setegid(gid)
+    os.seteuid(uid)
+    try:
+        shell = notebook_shell()
+        lines = []
+        for step in prefix.steps:
+            outputs = run_cell(shell, step.source, output_limit)
+            raised = [o for o in outputs if isinstance(o, wire.Error)]
+            if raised and step.key not in prefix.may_raise:
+                raise PrefixFailed(f"the prefix cell {step.key} raised {raised[0].ename}: {raised[0].evalue[:200]}")
+            lines.append(json.dumps(wire.cell_line(wire.CellReport(step.key, outputs))) + "\n")
+    finally:
+        os.seteuid(0)
+        os.setegid(0)
     return "".join(lines)
 
 
