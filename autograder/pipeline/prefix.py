@@ -103,7 +103,6 @@ class Holder:
     """The zygote's handle on one prefix holder process."""
 
     def __init__(self, prefix: wire.Prefix, limits: confine.Limits, output_limit: int, uid: int, gid: int) -> None:
-        self.prefix = prefix
         self.identity = identity(prefix, output_limit)
         jobs_r, self._jobs_w = os.pipe()
         self._answers_r, answers_w = os.pipe()
@@ -113,7 +112,7 @@ class Holder:
             try:
                 os.close(self._jobs_w)
                 os.close(self._answers_r)
-                _hold(prefix, limits, output_limit, uid, gid, jobs_r, answers_w)
+                _hold(prefix, output_limit, uid, gid, jobs_r, answers_w)
                 code = 0
             finally:
                 os._exit(code)
@@ -129,9 +128,6 @@ class Holder:
             self.failure = str(hello.get("why", "the prefix failed"))
         else:
             self.failure = ""
-            self.report = str(hello["report"])
-            self.seconds = float(hello["seconds"])
-            self.cpu = float(hello["cpu"])
 
     def _read(self, seconds: float) -> dict | None:
         deadline = time.monotonic() + seconds
@@ -182,8 +178,7 @@ class Holder:
             pass
 
 
-def _hold(prefix: wire.Prefix, limits: confine.Limits, output_limit: int, uid: int, gid: int,
-          jobs_r: int, answers_w: int) -> None:
+def _hold(prefix: wire.Prefix, output_limit: int, uid: int, gid: int, jobs_r: int, answers_w: int) -> None:
     """The holder's life: set up like a sandbox (but root), run the prefix, then serve jobs."""
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     null = os.open(os.devnull, os.O_WRONLY)
@@ -209,7 +204,7 @@ def _hold(prefix: wire.Prefix, limits: confine.Limits, output_limit: int, uid: i
         why = f"the prefix holder failed: {type(err).__name__}: {err}"
         answers.write(json.dumps({"ready": False, "why": why}) + "\n")
         return
-    answers.write(json.dumps({"ready": True, "report": report, "seconds": seconds, "cpu": cpu}) + "\n")
+    answers.write(json.dumps({"ready": True}) + "\n")
     from autograder.pipeline.zygote import run_job
 
     for line in os.fdopen(jobs_r, "r"):
