@@ -147,7 +147,7 @@ def _private_ancestor(path: str) -> str | None:
     return None
 
 
-def _expose(paths: list[str]) -> None:
+def expose(paths: list[str]) -> None:
     """Make ``paths`` readable where a private ancestor hides them, and hide the rest of it.
 
     The interpreter may live in a private home (pyenv under ``/root``). Each such path is bound
@@ -196,7 +196,7 @@ def confine(uid: int, gid: int, limits: Limits, hide: list[str]) -> None:
     enter_namespaces()
     interpreter = interpreter_paths()
     private_tmpfs(interpreter)
-    _expose(interpreter)
+    expose(interpreter)
     for path in hide:
         if os.path.isdir(path):
             _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV | MS_RDONLY, "size=4k,mode=000")

@@ -229,7 +229,9 @@ def _run_prefix(prefix: wire.Prefix, output_limit: int, uid: int, gid: int) -> s
     """
     confine.prctl_parent_death()
     confine.enter_namespaces()
-    confine.private_tmpfs(confine.interpreter_paths())
+    interpreter = confine.interpreter_paths()
+    confine.private_tmpfs(interpreter)
+    confine.expose(interpreter)  # the sandbox user's rights must reach the interpreter as in a sandbox
     os.mkdir(confine.SCRATCH, 0o700)
     os.chown(confine.SCRATCH, uid, gid)
     os.chdir(confine.SCRATCH)

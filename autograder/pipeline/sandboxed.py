@@ -127,12 +127,14 @@ class GradingRun:
     key: verdicts.Key
     checksums: dict[str, str]
     outcome: Outcome
+    told: set[str] = field(default_factory=set)  # why the prefix was not used, as logged
 
     def record(self, student: str, path: Path, result: wire.JobResult) -> None:
         """Judge one sandbox result, let nbgrader write it, then record partial credit and apply
         the course's tamper rule."""
-        if result.prefix not in ("", prefixes.FORKED, prefixes.NOT_LEADING):
-            LOG.warning("%s, %s: %s", self.assignment, student, result.prefix)
+        if result.prefix not in ("", prefixes.FORKED, prefixes.NOT_LEADING, *self.told):
+            LOG.warning("%s (first seen with %s): %s", self.assignment, student, result.prefix)
+            self.told.add(result.prefix)
         decided = verdicts.judge(result, self.edition, self.key)
         self.outcome.decided[student] = decided
         self.outcome.seconds[student] = decided.seconds
