@@ -175,15 +175,33 @@ def small_pool():
         yield pool
 
 
+RIGHTS = steps("""
+    import os
+    import torch
+    state = torch.rand(2)
+    print("root" if os.geteuid() == 0 else "sandbox user", os.getcwd(), os.environ["HOME"])
+    try:
+        with open("/proc/self/clear_refs", "w") as refs:
+            refs.write("1")
+        print("clear_refs written")
+    except OSError as err:
+        print("clear_refs refused", type(err).__name__)
+    import mimetypes  # a module nothing imported before: the interpreter is readable
+""")
+
+
 @root_only
 def test_a_forked_child_sees_what_a_fresh_run_sees(small_pool) -> None:
-    prefix = wire.Prefix("views", TOKEN)
-    plan = wire.Plan("views", [*TOKEN, wire.CodeStep("show", "print(state.tolist(), torch.rand(2).tolist(), "
-                                                             "os.getcwd(), os.environ['HOME'], os.getuid() != 0)")])
+    prefix = wire.Prefix("views", RIGHTS)
+    plan = wire.Plan("views", [*RIGHTS, wire.CodeStep("show", "print(state.tolist(), torch.rand(2).tolist(), "
+                                                              "os.getcwd(), os.environ['HOME'], os.getuid() != 0)")])
     forked = small_pool.submit(plan, prefix=prefix).result()
     again = small_pool.submit(plan, prefix=prefix).result()
     top = small_pool.submit(plan).result()
     assert forked.prefix == again.prefix == prefixes.FORKED
+    # The prefix ran with the sandbox user's rights, as it does from the top.
+    assert printed(forked, "cell-0") == printed(top, "cell-0")
+    assert printed(top, "cell-0") == "sandbox user /tmp/scratch /tmp/scratch\nclear_refs refused PermissionError\n"
     # torch's generator state is inherited from the zygote either way: the same draws.
     assert printed(forked, "show") == printed(again, "show") == printed(top, "show")
     assert "/tmp/scratch /tmp/scratch True" in printed(top, "show")
