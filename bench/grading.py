@@ -1,17 +1,22 @@
-"""Benchmark: a synthetic class of Chapter 1, graded by plain ``nbgrader autograde`` and by
-``autograd-state grade`` in the same run; both must give full marks on exactly the same test cells
+"""Benchmark: a synthetic class per chapter, graded in the same run by plain ``nbgrader autograde``,
+by ``autograd-state grade`` running every submission from the top, and by ``autograd-state grade``
+forking every submission from the chapter's locked prefix, run once. All three must give full marks
+on exactly the same test cells, and the two sandboxed runs (same seed) the same score on every cell
 (the sandboxed grader also gives partial credit where plain nbgrader gives 0).
 
-    .venv/bin/python bench/grading.py [--students 60] [--workers 2] [--keep DIR]
+    .venv/bin/python bench/grading.py [--students 12] [--workers 2] [--chapters views views-closed-book]
 
-Each student's answer to each exercise is drawn (seeded) from the catalogue of right and wrong
-answers (``tests/catalog/views.py``), about half of them right. Prints the times, the ratio and
-the sandboxed grader's throughput per core. Not part of the test suite: it takes minutes.
+Each student's answer to each exercise is drawn (seeded) from the chapter's catalogue of right and
+wrong answers (``tests/catalog/<chapter>.py``), about half of them right. Prints a table of times,
+the ratio to plain nbgrader and the load average around each run. Not part of the test suite: it
+takes minutes.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import os
 import random
 import shutil
 import sys
@@ -28,65 +33,83 @@ from autograder.pipeline.course import Course  # noqa: E402
 from autograder.pipeline.grade import scores  # noqa: E402
 from autograder.pipeline.release import release  # noqa: E402
 from autograder.pipeline.sandboxed import grade_chapter  # noqa: E402
-from tests.catalog.views import RIGHT, WRONG  # noqa: E402
 from tests.conftest import copy_course  # noqa: E402
 from tests.submissions import submit  # noqa: E402
 
-CHAPTER = "views"
+SEED = 20
 
 
-def synthetic_class(course: Course, students: int, seed: int = 6) -> None:
+def synthetic_class(course: Course, chapter: str, students: int, seed: int = 6) -> None:
     """``students`` submissions, each answer right or a catalogued wrong one, about half right."""
+    catalogue = importlib.import_module(f"tests.catalog.{chapter.replace('-', '_')}")
     pick = random.Random(seed)
     for number in range(students):
         answers = {}
-        for grade_id in exercises(CHAPTER):
-            wrong = WRONG.get(grade_id, [])
+        for grade_id in exercises(chapter):
+            wrong = catalogue.WRONG.get(grade_id, [])
             if wrong and pick.random() < 0.5:
                 answers[grade_id] = pick.choice(wrong)[1]
             else:
-                answers[grade_id] = pick.choice(RIGHT[grade_id])[1]
-        submit(course, CHAPTER, f"student-{number:03d}", answers)
+                answers[grade_id] = pick.choice(catalogue.RIGHT[grade_id])[1]
+        submit(course, chapter, f"student-{number:03d}", answers)
+
+
+def timed(run) -> tuple[float, str]:
+    """Seconds a run took, and the 1-minute load average before and after it."""
+    before = os.getloadavg()[0]
+    started = time.monotonic()
+    run()
+    seconds = time.monotonic() - started
+    return seconds, f"{before:.1f}-{os.getloadavg()[0]:.1f}"
+
+
+def bench_chapter(base: Path, chapter: str, students: int, workers: int) -> list[tuple[str, float, str]]:
+    """Grade one chapter's class three ways; returns ``(grader, seconds, load)`` rows."""
+    plain = copy_course(base / chapter / "plain")
+    release(plain, [chapter])
+    synthetic_class(plain, chapter, students)
+    courses = {"top": Course(base / chapter / "top"), "prefix": Course(base / chapter / "prefix")}
+    for course in courses.values():
+        shutil.copytree(plain.root, course.root)
+
+    rows = [("nbgrader autograde", *timed(lambda: plain.nbgrader("autograde", chapter, "--force", check=False)))]
+    for name, use_prefix in (("top", False), ("prefix", True)):
+        course = courses[name]
+        label = f"autograd-state grade ({'locked prefix once' if use_prefix else 'every cell, each'})"
+        rows.append((label, *timed(lambda course=course, use_prefix=use_prefix: grade_chapter(
+            course, chapter, workers=workers, progress=False, seed=SEED, prefix=use_prefix))))
+
+    expected = scores(plain, chapter)
+    top, forked = scores(courses["top"], chapter), scores(courses["prefix"], chapter)
+    assert len(expected) == students, f"nbgrader graded {len(expected)} of {students}"
+    assert top == forked, "the sandboxed grader scores differently from the prefix and from the top"
+    full = {test_cell(g, hidden): ex.points(hidden) for g, ex in exercises(chapter).items() for hidden in (False, True)}
+    disagree = [(s, c) for s, cells in expected.items() for c, score in cells.items()
+                if (score == full[c]) != (forked[s].get(c) == full[c])]
+    assert not disagree, f"full marks differ between nbgrader and the sandboxed grader: {disagree}"
+    return rows
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--students", type=int, default=60)
+    parser.add_argument("--students", type=int, default=12)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--keep", type=Path, default=None, help="keep the two course copies in this folder")
+    parser.add_argument("--chapters", nargs="+", default=["views", "views-closed-book"])
+    parser.add_argument("--keep", type=Path, default=None, help="keep the course copies in this folder")
     args = parser.parse_args()
 
     base = args.keep or Path(tempfile.mkdtemp(prefix="grading-bench-"))
-    plain = copy_course(base / "plain")
-    release(plain)
-    synthetic_class(plain, args.students)
-    sandboxed = Course(base / "sandboxed")
-    shutil.copytree(plain.root, sandboxed.root)
-
-    started = time.monotonic()
-    plain.nbgrader("autograde", CHAPTER, "--force", check=False)
-    plain_seconds = time.monotonic() - started
-
-    started = time.monotonic()
-    outcome = grade_chapter(sandboxed, CHAPTER, workers=args.workers, progress=False)
-    sandboxed_seconds = time.monotonic() - started
-
-    expected, found = scores(plain, CHAPTER), scores(sandboxed, CHAPTER)
-    assert len(expected) == args.students, f"nbgrader graded {len(expected)} of {args.students}"
-    full = {test_cell(g, hidden): ex.points(hidden) for g, ex in exercises(CHAPTER).items() for hidden in (False, True)}
-    disagree = [(s, c) for s, cells in expected.items() for c, score in cells.items()
-                if (score == full[c]) != (found[s].get(c) == full[c])]
-    assert not disagree, f"full marks differ between nbgrader and the sandboxed grader: {disagree}"
-    partial = sum(1 for s, cells in found.items() for c, score in cells.items() if 0 < score < full[c])
-    in_sandbox = sum(outcome.seconds.values())
-    print(f"{args.students} submissions of {CHAPTER}, {args.workers} workers; full marks on the same cells, "
-          f"{partial} cells with partial credit in the sandboxed grader")
-    print(f"{'grader':<34}{'seconds':>10}{'per submission':>16}")
-    print(f"{'nbgrader autograde':<34}{plain_seconds:>10.1f}{plain_seconds / args.students:>16.2f}")
-    print(f"{'autograd-state grade':<34}{sandboxed_seconds:>10.1f}{sandboxed_seconds / args.students:>16.2f}")
-    print(f"ratio: {plain_seconds / sandboxed_seconds:.1f}x faster")
-    print(f"sandbox time per submission (one core): {in_sandbox / args.students:.2f} s; "
-          f"throughput {3600 * args.students / sandboxed_seconds / args.workers:.0f} submissions per core-hour")
+    results = {chapter: bench_chapter(base, chapter, args.students, args.workers) for chapter in args.chapters}
+    print(f"{args.students} submissions per chapter, {args.workers} workers, {os.cpu_count()} cores; "
+          "full marks on the same cells in all three, identical sandboxed scores with and without the prefix")
+    print(f"| {'chapter':<18} | {'grader':<44} | {'seconds':>8} | {'per submission':>14} | {'vs nbgrader':>11} "
+          f"| {'load average':>12} |")
+    print(f"|{'-' * 20}|{'-' * 46}|{'-' * 10}|{'-' * 16}|{'-' * 13}|{'-' * 14}|")
+    for chapter, rows in results.items():
+        plain_seconds = rows[0][1]
+        for grader, seconds, load in rows:
+            print(f"| {chapter:<18} | {grader:<44} | {seconds:>8.1f} | {seconds / args.students:>14.2f} "
+                  f"| {plain_seconds / seconds:>10.1f}x | {load:>12} |")
     if not args.keep:
         shutil.rmtree(base)
     return 0

@@ -106,7 +106,7 @@ def _mount(source: str, target: str, fstype: str | None, flags: int, data: str |
                        data.encode() if data else None), f"mount {target}")
 
 
-def _interpreter_paths() -> list[str]:
+def interpreter_paths() -> list[str]:
     """Directories the sandbox must read: the interpreter's prefixes, its import path and the
     course's packages (an editable install finds them through a hook, not through ``sys.path``)."""
     import autograd_figures
@@ -117,7 +117,7 @@ def _interpreter_paths() -> list[str]:
     return sorted(paths)
 
 
-def _private_tmpfs(keep: list[str]) -> None:
+def private_tmpfs(keep: list[str]) -> None:
     """Fresh, empty ``/tmp`` and friends; the directories of ``keep`` inside them stay, read-only.
 
     A checkout (its virtualenv, its packages) may live under ``/tmp``: each such directory is held
@@ -147,7 +147,7 @@ def _private_ancestor(path: str) -> str | None:
     return None
 
 
-def _expose(paths: list[str]) -> None:
+def expose(paths: list[str]) -> None:
     """Make ``paths`` readable where a private ancestor hides them, and hide the rest of it.
 
     The interpreter may live in a private home (pyenv under ``/root``). Each such path is bound
@@ -176,7 +176,7 @@ def _expose(paths: list[str]) -> None:
             _mount(point, path, None, MS_BIND | MS_REMOUNT | MS_RDONLY)
 
 
-def _loopback_up() -> None:
+def loopback_up() -> None:
     """Bring up ``lo`` in the new network namespace (torch.distributed's gloo needs 127.0.0.1)."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
         request = struct.pack("16sH14x", b"lo", 0)
@@ -192,18 +192,16 @@ def confine(uid: int, gid: int, limits: Limits, hide: list[str]) -> None:
     resource limits, then the sandbox user with no supplementary groups and no way to regain
     privileges.
     """
-    _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl(PDEATHSIG)")
-    _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC), "unshare")
-    _mount("none", "/", None, MS_REC | MS_PRIVATE)
-    interpreter = _interpreter_paths()
-    _private_tmpfs(interpreter)
-    _expose(interpreter)
+    prctl_parent_death()
+    enter_namespaces()
+    interpreter = interpreter_paths()
+    private_tmpfs(interpreter)
+    expose(interpreter)
     for path in hide:
         if os.path.isdir(path):
             _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV | MS_RDONLY, "size=4k,mode=000")
         elif os.path.exists(path):
             _mount("/dev/null", path, None, MS_BIND)
-    _loopback_up()
     os.mkdir(SCRATCH, 0o700)
     os.chown(SCRATCH, uid, gid)
     os.chdir(SCRATCH)
@@ -221,8 +219,25 @@ def confine(uid: int, gid: int, limits: Limits, hide: list[str]) -> None:
     os.setuid(uid)
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(NO_NEW_PRIVS)")
     os.environ.clear()
-    os.environ.update({"HOME": SCRATCH, "TMPDIR": "/tmp", "PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg",
-                       "MPLCONFIGDIR": SCRATCH, "LANG": "C.UTF-8", "OMP_NUM_THREADS": "1"})
+    os.environ.update(sandbox_environment())
+
+
+def sandbox_environment() -> dict[str, str]:
+    """The whole environment a sandbox runs with."""
+    return {"HOME": SCRATCH, "TMPDIR": "/tmp", "PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg",
+            "MPLCONFIGDIR": SCRATCH, "LANG": "C.UTF-8", "OMP_NUM_THREADS": "1"}
+
+
+def prctl_parent_death() -> None:
+    """Be killed when the parent process dies."""
+    _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl(PDEATHSIG)")
+
+
+def enter_namespaces() -> None:
+    """Private mount, network and IPC namespaces, mounts made private, loopback up (as root)."""
+    _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC), "unshare")
+    _mount("none", "/", None, MS_REC | MS_PRIVATE)
+    loopback_up()
 
 
 def become_subreaper() -> None:

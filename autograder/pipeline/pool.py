@@ -83,13 +83,17 @@ class Pool:
         self.executor = ThreadPoolExecutor(workers)
         self.count = 0
 
-    def submit(self, plan: wire.Plan, limits: Limits | None = None) -> Future:
+    def submit(self, plan: wire.Plan, limits: Limits | None = None, prefix: wire.Prefix | None = None) -> Future:
         """Run a plan (see :mod:`autograder.pipeline.runner`) under ``limits`` (the pool's by default);
-        the future's result is a :class:`~autograder.pipeline.wire.JobResult`."""
+        the future's result is a :class:`~autograder.pipeline.wire.JobResult`.
+
+        With its chapter's ``prefix`` (:func:`autograder.pipeline.prefix.of_edition`), a plan that
+        starts with it forks from the state a single run of it reached.
+        """
         limits = limits or self.limits
         self.count += 1
         plan = dataclasses.replace(plan, probe_seconds=limits.probe, output_limit=limits.output)
-        job = wire.Job(self.count, plan, limits.as_dict(), self.hide, limits.wall + 60)
+        job = wire.Job(self.count, plan, limits.as_dict(), self.hide, 2 * limits.wall + 90, prefix)
         return self.executor.submit(self._run, job)
 
     def _run(self, job: wire.Job) -> wire.JobResult:

@@ -63,22 +63,33 @@ def send(report: int, message: dict) -> None:
 
 def run_plan(plan: wire.Plan, report: int) -> None:
     """Run every step of a plan, reporting as it goes; ends with the end line."""
-    from IPython.core.interactiveshell import InteractiveShell
-
-    shell = InteractiveShell.instance(colors="NoColor")
-    shell.history_manager.enabled = False
-    # Text is all the grader keeps; rendering every figure to PNG would cost half a second each.
-    shell.display_formatter.active_types = ["text/plain"]
+    shell = notebook_shell()
     for step in plan.steps:
         if isinstance(step, wire.CodeStep):
-            outputs = _run_cell(shell, step.source, plan.output_limit)
+            outputs = run_cell(shell, step.source, plan.output_limit)
             send(report, wire.cell_line(wire.CellReport(step.key, outputs)))
         else:
             _probe_in_child(shell, step, plan.assignment, report, plan.probe_seconds)
     send(report, wire.END)
 
 
-def _run_cell(shell: Any, source: str, limit: int) -> list[wire.Stream | wire.Error]:
+def notebook_shell() -> Any:
+    """The process's IPython shell, set up to run a plan's cells: no history (no history file, no
+    thread saving it), text outputs only. A process forked from one that ran cells gets that one."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from traitlets.config import Config
+
+    config = Config()
+    config.HistoryManager.enabled = False
+    shell = InteractiveShell.instance(colors="NoColor", config=config)
+    shell.history_manager.enabled = False
+    # Text is all the grader keeps; rendering every figure to PNG would cost half a second each.
+    shell.display_formatter.active_types = ["text/plain"]
+    return shell
+
+
+def run_cell(shell: Any, source: str, limit: int) -> list[wire.Stream | wire.Error]:
+    """Run one cell; its printed text (each stream capped at ``limit`` characters) and its error."""
     out, err = _Capped(limit), _Capped(limit)
     saved = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = out, err

@@ -32,6 +32,7 @@ from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
 import autograder
+from autograder.pipeline import prefix as prefixes
 from autograder.pipeline import verdict as verdicts
 from autograder.pipeline import wire
 from autograder.pipeline.confine import Limits
@@ -44,6 +45,7 @@ from autograder.pipeline.preprocessors import CheckCellMetadataOnce, SandboxVerd
 from autograder.pipeline.progress import Progress
 
 # What the sandbox must never read: the instructor sources, other submissions, the gradebook.
+LOG = logging.getLogger(__name__)
 PRIVATE_FOLDERS = ("notebooks", "source", "release", "submitted", "autograded", "feedback", "reports", ".git")
 
 
@@ -125,10 +127,14 @@ class GradingRun:
     key: verdicts.Key
     checksums: dict[str, str]
     outcome: Outcome
+    told: set[str] = field(default_factory=set)  # why the prefix was not used, as logged
 
     def record(self, student: str, path: Path, result: wire.JobResult) -> None:
         """Judge one sandbox result, let nbgrader write it, then record partial credit and apply
         the course's tamper rule."""
+        if result.prefix not in ("", prefixes.FORKED, prefixes.NOT_LEADING, *self.told):
+            LOG.warning("%s (first seen with %s): %s", self.assignment, student, result.prefix)
+            self.told.add(result.prefix)
         decided = verdicts.judge(result, self.edition, self.key)
         self.outcome.decided[student] = decided
         self.outcome.seconds[student] = decided.seconds
@@ -190,6 +196,7 @@ def grade_chapter(
     force: bool = False,
     progress: bool = True,
     seed: int | None = None,
+    prefix: bool = True,
 ) -> Outcome:
     """Grade every (changed) submission of a chapter in the sandbox and record it in the gradebook.
 
@@ -203,6 +210,8 @@ def grade_chapter(
         force: Regrade submissions already graded in their current form.
         progress: Draw a progress bar on stderr.
         seed: Seed of the inputs that cases draw (a fresh one per run when None).
+        prefix: Run the chapter's locked prefix once and fork each submission that starts with it
+            from there (:mod:`autograder.pipeline.prefix`); False runs every one from the top.
 
     Returns:
         Who was graded or skipped, every flag raised (also written to ``autograded/<chapter>-flags.csv``).
@@ -232,11 +241,12 @@ def grade_chapter(
     bar = Progress(len(todo), f"{chapter} submissions graded") if progress else None
     run = GradingRun(course, chapter, db, _config(course, db), edition, key, checksums, outcome)
     logging.getLogger("traitlets").setLevel(logging.ERROR)
+    locked = prefixes.of_edition(edition, chapter) if prefix else None
     with Pool(workers, limits, hidden_paths(course, db)) as pool:
         futures: dict[str, Future] = {}
         for student, path, _ in todo:
             try:
-                futures[student] = pool.submit(verdicts.plan(read_notebook(path), edition, key))
+                futures[student] = pool.submit(verdicts.plan(read_notebook(path), edition, key), prefix=locked)
             except ValueError as err:
                 # nbgrader records an unreadable notebook with zero points; so does this grader.
                 futures[student] = Future()

@@ -297,34 +297,67 @@ class Plan:
 
 
 @dataclass(frozen=True)
+class Prefix:
+    """A chapter's locked prefix: the leading locked code cells of its student edition, up to its
+    first answer cell (see :mod:`autograder.pipeline.prefix`).
+
+    Attributes:
+        assignment: The chapter.
+        steps: The cells, as every unmodified submission's plan starts.
+        may_raise: Keys of the cells the edition tags ``raises-exception``.
+    """
+
+    assignment: str
+    steps: list[CodeStep]
+    may_raise: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"assignment": self.assignment, "steps": [asdict(s) for s in self.steps],
+                "may_raise": list(self.may_raise)}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Prefix:
+        return cls(data["assignment"], [CodeStep(**s) for s in data["steps"]], list(data["may_raise"]))
+
+
+@dataclass(frozen=True)
 class Job:
-    """One submission's plan with the limits and hidden paths of its sandbox."""
+    """One submission's plan with the limits and hidden paths of its sandbox, and the chapter's
+    prefix when the grader offers one."""
 
     number: int
     plan: Plan
     limits: dict
     hide: list[str]
     wait: float
+    prefix: Prefix | None = None
 
     def to_line(self) -> str:
         return json.dumps({"job": self.number, "plan": self.plan.to_json(), "limits": self.limits,
-                           "hide": self.hide, "wait": self.wait}) + "\n"
+                           "hide": self.hide, "wait": self.wait,
+                           "prefix": None if self.prefix is None else self.prefix.to_json()}) + "\n"
 
     @classmethod
     def from_line(cls, line: str) -> Job:
         data = json.loads(line)
-        return cls(data["job"], Plan.from_json(data["plan"]), data["limits"], data["hide"], data["wait"])
+        prefix = None if data.get("prefix") is None else Prefix.from_json(data["prefix"])
+        return cls(data["job"], Plan.from_json(data["plan"]), data["limits"], data["hide"], data["wait"], prefix)
 
 
 @dataclass(frozen=True)
 class JobResult:
-    """What the zygote says about one job: how it ended, and every line the sandbox reported."""
+    """What the zygote says about one job: how it ended, and every line the sandbox reported.
+
+    ``prefix`` says how the chapter's prefix was used: empty when none was offered, ``"forked"``
+    when the job started from the prefix's state, otherwise why it ran from the top.
+    """
 
     status: str
     reason: str = ""
     seconds: float = 0.0
     killed: int = 0
     report: str = ""
+    prefix: str = ""
 
     def to_line(self, number: int) -> str:
         return json.dumps({"job": number, **asdict(self)}) + "\n"
@@ -332,7 +365,7 @@ class JobResult:
     @classmethod
     def from_json(cls, data: dict) -> JobResult:
         return cls(str(data.get("status", "")), str(data.get("reason", "")), float(data.get("seconds", 0.0)),
-                   int(data.get("killed", 0)), str(data.get("report", "")))
+                   int(data.get("killed", 0)), str(data.get("report", "")), str(data.get("prefix", "")))
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,17 @@ each) on stdin. For each job it forks a child, which confines itself
 (:mod:`autograder.pipeline.runner`). The zygote itself never runs submission code: it collects
 the child's report lines, enforces the wall-clock and output limits, kills every process of the
 sandbox user when the job ends, and answers with one JSON line.
+
+When the job carries its chapter's locked prefix and its plan starts with exactly that prefix, the
+child is forked instead from a root "prefix holder" that ran the prefix once
+(:mod:`autograder.pipeline.prefix`); the holder supervises it with the same :func:`run_job`, and
+the zygote still kills every process of the sandbox user when the job ends (never the holder,
+which is root). Any other job, or one whose prefix failed, runs from the top as above.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import json
 import os
@@ -20,6 +27,7 @@ import sys
 import time
 
 from autograder.pipeline import confine, wire
+from autograder.pipeline.prefix import Holders
 
 MAX_REPORT = 256 * 2**20
 # Seconds a job's pipes may stay open after its process ended (held by something it started).
@@ -175,11 +183,25 @@ def main() -> int:
     out = sys.stdout
     out.write(json.dumps({"ready": True, "uid": uid}) + "\n")
     out.flush()
+    holders = Holders(uid, gid)
     for line in sys.stdin:
         job = wire.Job.from_line(line)
-        out.write(run_job(job, uid, gid).to_line(job.number))
+        out.write(run(job, holders, uid, gid).to_line(job.number))
         out.flush()
+    holders.close()
     return 0
+
+
+def run(job: wire.Job, holders: Holders, uid: int, gid: int) -> wire.JobResult:
+    """Run a job from its chapter's prefix when it can, otherwise from the top; either way no
+    process of the sandbox user outlives it."""
+    forked = holders.run(job)
+    if isinstance(forked, wire.JobResult):
+        confine.kill_all(uid)
+        confine.reap()
+        return forked
+    result = run_job(job, uid, gid)
+    return dataclasses.replace(result, prefix=forked) if forked else result
 
 
 if __name__ == "__main__":
