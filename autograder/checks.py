@@ -66,6 +66,14 @@ class Diagnosis:
     on_raise: bool = False
 
 
+def not_one_of(values: Sequence[str]) -> Diagnosis:
+    """The diagnosis of a value that is none of ``values``, the only strings an answer may give."""
+    allowed = tuple(values)
+    quoted = [f'"{value}"' for value in allowed]
+    return Diagnosis(lambda found, _inputs: found not in allowed,
+                     f"each value must be one of {', '.join(quoted[:-1])} or {quoted[-1]}.")
+
+
 @dataclass(frozen=True)
 class Forbid:
     """Torch calls a case refuses, and what a learner who made one reads.

@@ -15,7 +15,7 @@ from typing import Any
 
 import torch
 
-from autograder.checks import Diagnosis, exercise, require_dict, selftest
+from autograder.checks import Diagnosis, exercise, not_one_of, require_dict, selftest
 from autograder.recorder import DATA, CallRecorder
 from autograder.values import close
 
@@ -101,14 +101,10 @@ SAVES_MISCONCEPTIONS = {
 }
 
 
-def _not_a_saves_value(found: object, _inputs: tuple) -> bool:
-    return found not in SAVES_VALUES
-
-
 saves = exercise(
     "inplace-saves", "SAVES", require=require_dict("SAVES", list(SAVES_OPS)), expect=what_it_saves,
     returns="str",
-    diagnoses=(Diagnosis(_not_a_saves_value, 'each value must be one of "input", "output" or "nothing".'),),
+    diagnoses=(not_one_of(SAVES_VALUES),),
 )
 for _key, (_text, _op) in SAVES_OPS.items():
     saves.entry(_key, f"SAVES[{_key!r}] for {_text}", otherwise=SAVES_MISCONCEPTIONS[_key],
@@ -176,14 +172,10 @@ SAVES_MORE_MISCONCEPTIONS = {
 }
 
 
-def _not_a_saves_more_value(found: object, _inputs: tuple) -> bool:
-    return found not in SAVES_VALUES
-
-
 saves_more = exercise(
     "inplace-saves-more", "SAVES_MORE", require=require_dict("SAVES_MORE", list(SAVES_MORE_OPS)),
     expect=what_it_saves_more, returns="str",
-    diagnoses=(Diagnosis(_not_a_saves_more_value, 'each value must be one of "input", "output" or "nothing".'),),
+    diagnoses=(not_one_of(SAVES_VALUES),),
 )
 for _key, (_text, _op, _hidden) in SAVES_MORE_OPS.items():
     saves_more.entry(_key, f"SAVES_MORE[{_key!r}] for {_text}", otherwise=SAVES_MORE_MISCONCEPTIONS[_key],

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from autograder.checks import Diagnosis, Forbid, exercise, require_dict, selftest
+from autograder.checks import Diagnosis, Forbid, exercise, not_one_of, require_dict, selftest
 from autograder.values import same_storage
 
 
@@ -127,14 +127,10 @@ CLASSIFY_MISCONCEPTIONS = {
 }
 
 
-def _not_a_class(found: object, _inputs: tuple) -> bool:
-    return found not in CLASSIFY_VALUES
-
-
 classify = exercise(
     "views-classify", "CLASSIFY", require=require_dict("CLASSIFY", list(CLASSIFY_PROBES)),
     expect=classify_by_probe, returns="str",
-    diagnoses=(Diagnosis(_not_a_class, 'each value must be one of "view", "copy" or "ambiguous".'),),
+    diagnoses=(not_one_of(CLASSIFY_VALUES),),
 )
 for _key in CLASSIFY_PROBES:
     classify.entry(_key, f"CLASSIFY[{_key!r}]", otherwise=CLASSIFY_MISCONCEPTIONS[_key],
@@ -228,10 +224,6 @@ MORE_EXPRESSIONS: dict[str, tuple[bool, str, dict[str, str]]] = {
 }
 
 
-def _not_a_more_class(found: object, _inputs: tuple) -> bool:
-    return found not in MORE_VALUES
-
-
 def _found(value: str):
     def matches(found: object, _inputs: tuple) -> bool:
         return found == value
@@ -248,7 +240,7 @@ for _expression, (_hidden, _otherwise, _specific) in MORE_EXPRESSIONS.items():
     classify_more.entry(
         _expression, f"CLASSIFY_MORE[{_expression!r}]", otherwise=_otherwise, hidden=_hidden,
         diagnoses=(
-            Diagnosis(_not_a_more_class, 'each value must be one of "view", "copy" or "error".'),
+            not_one_of(MORE_VALUES),
             *(Diagnosis(_found(value), message) for value, message in _specific.items()),
         ),
     )

@@ -12,13 +12,18 @@ SAVES_LITERAL = (
 )
 
 
-def saves_with(**changes: str) -> str:
-    """The literal answer with some entries changed."""
-    source = SAVES_LITERAL
+def literal_with(literal: str, **changes: str) -> str:
+    """A literal ``SAVES``-style answer with some entries changed."""
+    source = literal
     for key, value in changes.items():
         for old in ("input", "output", "nothing"):
             source = source.replace(f'"{key}": "{old}"', f'"{key}": "{value}"')
     return source
+
+
+def saves_with(**changes: str) -> str:
+    """The literal ``SAVES`` answer with some entries changed."""
+    return literal_with(SAVES_LITERAL, **changes)
 
 
 SAVES_MORE_LITERAL = (
@@ -30,11 +35,7 @@ SAVES_MORE_LITERAL = (
 
 def saves_more_with(**changes: str) -> str:
     """The literal ``SAVES_MORE`` answer with some entries changed."""
-    source = SAVES_MORE_LITERAL
-    for key, value in changes.items():
-        for old in ("input", "output", "nothing"):
-            source = source.replace(f'"{key}": "{old}"', f'"{key}": "{value}"')
-    return source
+    return literal_with(SAVES_MORE_LITERAL, **changes)
 
 
 RIGHT = {
