@@ -72,7 +72,7 @@ def test_the_whole_day(day, capsys) -> None:
     root = ["--root", str(course.root)]
     assert main([*root, "day", CHAPTER, str(archive), "--workers", "2"]) == 0
     printed = capsys.readouterr()
-    assert "graded 3 submission(s)" in printed.out
+    assert "graded 3 submission(s), 3 of them forked from the chapter's locked cells" in printed.out
     assert "ETA" in printed.err  # the progress bar
 
     with (course.root / "grades.csv").open() as handle:
@@ -93,11 +93,13 @@ def test_the_whole_day(day, capsys) -> None:
 
     # Unchanged submissions are not graded again; a changed one is.
     assert main([*root, "grade", CHAPTER]) == 0
-    assert "graded 0 submission(s); 3 unchanged" in capsys.readouterr().out
+    assert "graded 0 submission(s), 0 of them forked from the chapter's locked cells; 3 unchanged" \
+        in capsys.readouterr().out
     path = course.submitted / "bob" / CHAPTER / f"{CHAPTER}.ipynb"
     path.write_text(notebook(course, {g: RIGHT[g][0][1] for g in exercises(CHAPTER)}))
-    assert main([*root, "grade", CHAPTER]) == 0
-    assert "graded 1 submission(s); 2 unchanged" in capsys.readouterr().out
+    assert main([*root, "grade", CHAPTER, "--no-prefix"]) == 0  # from the top: graded the same
+    assert "graded 1 submission(s), 0 of them forked from the chapter's locked cells; 2 unchanged" \
+        in capsys.readouterr().out
 
     # Manual grading in nbgrader's gradebook (what formgrader does) reaches the export.
     with Gradebook(course.gradebook_url) as gradebook:

@@ -107,6 +107,9 @@ def _grading_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
                         help="with --shard auto on a Kubernetes Indexed Job: the Job's completions")
     parser.add_argument("--force", action="store_true", help="regrade submissions already graded as they are")
     parser.add_argument("--timeout", type=float, default=None, help="seconds of wall-clock time per submission")
+    parser.add_argument("--no-prefix", dest="prefix", action="store_false",
+                        help="run every submission from its first cell instead of forking it from the "
+                             "chapter's locked cells, run once (the grades are the same; for diagnosis)")
     parser.add_argument("--unsafe-nbgrader", action="store_true",
                         help="plain `nbgrader autograde` (runs tests in the submission's kernel; no sandbox)")
     return _bound_options(parser)
@@ -181,13 +184,14 @@ def _grade(course: Course, args: argparse.Namespace) -> int:
         limits = Limits(wall=args.timeout) if args.timeout else None
         try:
             outcome = grade_chapter(course, args.chapter, db=args.db, workers=args.workers, shard=shard,
-                                    limits=limits, force=args.force)
+                                    limits=limits, force=args.force, prefix=args.prefix)
         except SandboxUnavailable as err:
             print(f"cannot grade safely here: {err}. Run as root on Linux (or pass --unsafe-nbgrader).",
                   file=sys.stderr)
             return 2
         flags = outcome.flags
-        print(f"graded {len(outcome.graded)} submission(s); {len(outcome.skipped)} unchanged and already graded")
+        print(f"graded {len(outcome.graded)} submission(s), {len(outcome.forked)} of them forked from the "
+              f"chapter's locked cells; {len(outcome.skipped)} unchanged and already graded")
     for flag in flags:
         print(f"flagged {flag.student} {flag.grade_id or flag.chapter}: {explain(flag.reason)}")
     print(f"graded {args.chapter}; {len(flags)} flag(s) in autograded/{args.chapter}-flags.csv")

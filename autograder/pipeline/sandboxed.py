@@ -54,6 +54,7 @@ class Outcome:
     """What one grading run did."""
 
     graded: list[str] = field(default_factory=list)
+    forked: list[str] = field(default_factory=list)  # graded from the chapter's locked prefix, run once
     skipped: list[str] = field(default_factory=list)
     flags: list[Flag] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
@@ -164,6 +165,8 @@ class GradingRun:
                 tampered = []  # unreadable: already flagged, and nothing of it ran
             self.outcome.flags += zero_tampered(gradebook, list(self.checksums), self.assignment, student, tampered)
         self.outcome.graded.append(student)
+        if result.prefix == prefixes.FORKED:
+            self.outcome.forked.append(student)
 
     def flag(self, student: str, reason: str) -> None:
         self.outcome.flags.append(Flag(student, self.assignment, "", reason))
