@@ -201,7 +201,8 @@ MORE_EXPRESSIONS: dict[str, tuple[bool, str, dict[str, str]]] = {
         "strides (5, 1) would read slot 20 of a 20-slot storage, so torch raises."), {}),
     "x[2:].as_strided((4, 5), (5, 1), 0)": (True, (
         "as_strided addresses the whole storage, not the tensor it is called on: from offset 0 the "
-        "header reads all 20 slots of x, rows x[2:] never covered, and shares x's storage."), {}),
+        "header reads all 20 slots of x, the rows that x[2:] leaves out included, and shares x's "
+        "storage."), {}),
     "y.permute(2, 0, 1).diagonal(0, 1, 2)": (True, (
         "diagonal works on any layout: it adds the strides of the two dimensions it walks (20 + 5 = "
         "25) into one stride, a view of the permuted tensor's storage."), {}),
