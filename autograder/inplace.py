@@ -71,14 +71,18 @@ def backward_survives(op: Callable[[torch.Tensor], torch.Tensor], write_input: b
     return True
 
 
-def what_it_saves(key: str) -> str:
-    """Trusted probe: "input" or "output" when writing to it breaks backward, else "nothing"."""
-    op = SAVES_OPS[key][1]
+def what_op_saves(op: Callable[[torch.Tensor], torch.Tensor]) -> str:
+    """Trusted probe: "input" or "output" when writing to it breaks ``op``'s backward, else "nothing"."""
     if not backward_survives(op, write_input=True):
         return "input"
     if not backward_survives(op, write_input=False):
         return "output"
     return "nothing"
+
+
+def what_it_saves(key: str) -> str:
+    """What the op of ``inplace-saves`` under ``key`` saves (:func:`what_op_saves`)."""
+    return what_op_saves(SAVES_OPS[key][1])
 
 
 SAVES_MISCONCEPTIONS = {
@@ -132,13 +136,8 @@ SAVES_MORE_OPS: dict[str, tuple[str, Callable[[torch.Tensor], torch.Tensor], boo
 
 
 def what_it_saves_more(key: str) -> str:
-    """Trusted probe of an op of ``inplace-saves-more``, as :func:`what_it_saves`."""
-    op = SAVES_MORE_OPS[key][1]
-    if not backward_survives(op, write_input=True):
-        return "input"
-    if not backward_survives(op, write_input=False):
-        return "output"
-    return "nothing"
+    """What the op of ``inplace-saves-more`` under ``key`` saves (:func:`what_op_saves`)."""
+    return what_op_saves(SAVES_MORE_OPS[key][1])
 
 
 SAVES_MORE_MISCONCEPTIONS = {
