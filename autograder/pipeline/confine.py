@@ -228,6 +228,15 @@ def sandbox_environment() -> dict[str, str]:
             "MPLCONFIGDIR": SCRATCH, "LANG": "C.UTF-8", "OMP_NUM_THREADS": "1"}
 
 
+def close_descriptors_except(*keep: int) -> None:
+    """Close every file descriptor from 3 up except ``keep``: nothing inherited stays reachable."""
+    low = 3
+    for fd in sorted(keep):
+        os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, 65536)
+
+
 def prctl_parent_death() -> None:
     """Be killed when the parent process dies."""
     _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl(PDEATHSIG)")

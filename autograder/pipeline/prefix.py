@@ -184,10 +184,7 @@ def _hold(prefix: wire.Prefix, output_limit: int, uid: int, gid: int, jobs_r: in
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 1)
     os.dup2(null, 2)
-    keep = sorted((jobs_r, answers_w))
-    os.closerange(3, keep[0])
-    os.closerange(keep[0] + 1, keep[1])
-    os.closerange(keep[1] + 1, 65536)
+    confine.close_descriptors_except(jobs_r, answers_w)
     os.setsid()
     answers = os.fdopen(answers_w, "w", buffering=1)
     try:

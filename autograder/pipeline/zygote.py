@@ -88,8 +88,7 @@ def run_job(job: wire.Job, uid: int, gid: int) -> wire.JobResult:
             os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
             os.dup2(output_w, 1)
             os.dup2(output_w, 2)
-            os.closerange(3, report_w)
-            os.closerange(report_w + 1, 65536)
+            confine.close_descriptors_except(report_w)
             os.setsid()
             confine.confine(uid, gid, limits, job.hide)
             from autograder.pipeline.runner import run_plan
