@@ -2,11 +2,14 @@
 
 The runner receives a :class:`~autograder.pipeline.wire.Plan`: the code cells to run in order
 (locked cells from the student edition, the learner's answer cells and any cells they added) and,
-where a test cell stood, a probe. Test cells themselves never come here. A probe forks a
-short-lived child from the state the notebook reached; that child runs the engine's
-:func:`~autograder.engine.observe_cell` (the same function a learner's ``grade`` call runs),
-reports the observations as data and exits, so neither the probe's inputs nor anything it learns
-enters the process that goes on running the notebook. Expected values are never here.
+where a test cell stood, a probe. Test cells themselves never come here. Consecutive probes (a
+test cell and its hidden twin) fork one short-lived child from the state the notebook reached;
+that child runs the engine's :func:`~autograder.engine.observe_cell` (the same function a
+learner's ``grade`` call runs) for each in turn, as the test cells would run in a kernel, reports
+the observations as data and exits, so neither the probes' inputs nor anything they learn enters
+the process that goes on running the notebook. A probe that ends its child or overruns its time
+ends only itself: the probes after it run in a fresh child forked from the same state. Expected
+values are never here.
 
 Everything this module writes goes to ``report``, one JSON object per line. Submission code runs
 in this same process and can write there too: the grader treats every line as untrusted data.
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import sys
 import time
@@ -64,12 +68,17 @@ def send(report: int, message: dict) -> None:
 def run_plan(plan: wire.Plan, report: int) -> None:
     """Run every step of a plan, reporting as it goes; ends with the end line."""
     shell = notebook_shell()
-    for step in plan.steps:
-        if isinstance(step, wire.CodeStep):
+    probes: list[wire.ProbeStep] = []
+    for step in [*plan.steps, None]:
+        if isinstance(step, wire.ProbeStep):
+            probes.append(step)
+            continue
+        if probes:
+            _probes_in_child(shell, probes, plan.assignment, report, plan.probe_seconds)
+            probes = []
+        if step is not None:
             outputs = run_cell(shell, step.source, plan.output_limit)
             send(report, wire.cell_line(wire.CellReport(step.key, outputs)))
-        else:
-            _probe_in_child(shell, step, plan.assignment, report, plan.probe_seconds)
     send(report, wire.END)
 
 
@@ -110,28 +119,68 @@ def run_cell(shell: Any, source: str, limit: int) -> list[wire.Stream | wire.Err
     return outputs
 
 
-def _probe_in_child(shell: Any, step: wire.ProbeStep, assignment: str, report: int, seconds: float) -> None:
-    pid = os.fork()
-    if pid == 0:
-        code = 0
+def _probes_in_child(shell: Any, steps: list[wire.ProbeStep], assignment: str, report: int, seconds: float) -> None:
+    """Run consecutive probes in order in a child forked from the notebook's state, each within
+    ``seconds``; after one that ends the child or overruns, the rest run in a fresh child."""
+    while steps:
+        progress, told = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(progress)
+            try:
+                for step in steps:
+                    _report_probe(shell, step, assignment, report)
+                    os.write(told, b".")
+            finally:
+                os._exit(0)
+        os.close(told)
         try:
-            observed = observe(shell.user_ns, step, assignment)
-            send(report, wire.probe_line(wire.ProbeReport(step.key, observed)))
-        except BaseException:  # noqa: BLE001 - the probe's own failure is reported, then it exits
-            send(report, wire.probe_line(wire.ProbeReport(step.key, failed=traceback.format_exc(limit=3)[-2000:])))
-            code = 1
+            finished, overran = _await_probes(pid, progress, len(steps), seconds)
         finally:
-            os._exit(code)
+            os.close(progress)
+        if overran:
+            late = wire.ProbeReport(steps[finished].key, failed=f"the checks did not finish within {seconds:.0f} s")
+            send(report, wire.probe_line(late))
+        steps = steps[finished + 1:]
+
+
+def _report_probe(shell: Any, step: wire.ProbeStep, assignment: str, report: int) -> None:
+    try:
+        observed = observe(shell.user_ns, step, assignment)
+        send(report, wire.probe_line(wire.ProbeReport(step.key, observed)))
+    except BaseException:  # noqa: BLE001 - the probe's own failure is reported, then the next runs
+        send(report, wire.probe_line(wire.ProbeReport(step.key, failed=traceback.format_exc(limit=3)[-2000:])))
+
+
+def _await_probes(pid: int, progress: int, count: int, seconds: float) -> tuple[int, bool]:
+    """How many of ``count`` probes the child finished, and whether the next one overran.
+
+    The child writes a byte to ``progress`` after each probe; each probe has its own ``seconds``.
+    The child is always reaped (killed if it overran).
+    """
+    finished = 0
     deadline = time.monotonic() + seconds
+    watching = select.poll()
+    watching.register(progress, select.POLLIN)
+    while finished < count:
+        left = deadline - time.monotonic()
+        if left <= 0 or not watching.poll(left * 1000):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return finished, True
+        told = os.read(progress, 4096)
+        if not told:  # the child ended (or closed its end): the probe it was running did not report
+            break
+        finished = min(count, finished + len(told))
+        deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         done, _ = os.waitpid(pid, os.WNOHANG)
         if done:
-            return
+            return finished, False
         time.sleep(0.002)
     os.kill(pid, signal.SIGKILL)
     os.waitpid(pid, 0)
-    late = wire.ProbeReport(step.key, failed=f"the checks did not finish within {seconds:.0f} s")
-    send(report, wire.probe_line(late))
+    return finished, finished < count
 
 
 def observe(namespace: dict, step: wire.ProbeStep, assignment: str):
