@@ -1,15 +1,17 @@
-"""Benchmark: a synthetic class per chapter, graded in the same run by plain ``nbgrader autograde``,
-by ``autograd-state grade`` running every submission from the top, and by ``autograd-state grade``
-forking every submission from the chapter's locked prefix, run once. All three must give full marks
-on exactly the same test cells, and the two sandboxed runs (same seed) the same score on every cell
-(the sandboxed grader also gives partial credit where plain nbgrader gives 0).
+"""Benchmark: a synthetic class per chapter, graded in the same run by plain ``nbgrader autograde``
+and by ``autograd-state grade`` three ways: every submission from the top; every submission forked
+from the chapter's locked prefix, run once, recorded through nbgrader's own ``Autograde``
+converter (``--nbgrader-recording``); and forked from the prefix, recorded on one gradebook
+session (the default). All four must give full marks on exactly the same test cells, and the three
+sandboxed runs (same seed) the same score on every cell (the sandboxed grader also gives partial
+credit where plain nbgrader gives 0).
 
-    .venv/bin/python bench/grading.py [--students 12] [--workers 2] [--chapters views views-closed-book]
+    .venv/bin/python bench/grading.py [--students 48] [--workers 2] [--chapters views views-closed-book]
 
 Each student's answer to each exercise is drawn (seeded) from the chapter's catalogue of right and
 wrong answers (``tests/catalog/<chapter>.py``), about half of them right. Prints a table of times,
 the ratio to plain nbgrader and the load average around each run. Not part of the test suite: it
-takes minutes.
+takes minutes (plain nbgrader, about 12 s per Chapter 1 submission, most of them).
 """
 
 from __future__ import annotations
@@ -63,36 +65,41 @@ def timed(run) -> tuple[float, str]:
     return seconds, f"{before:.1f}-{os.getloadavg()[0]:.1f}"
 
 
+SANDBOXED = (  # (label, fork from the prefix, one gradebook session)
+    ("autograd-state grade, every cell each time", False, True),
+    ("autograd-state grade, prefix, nbgrader recording", True, False),
+    ("autograd-state grade (prefix once, one session)", True, True),
+)
+
+
 def bench_chapter(base: Path, chapter: str, students: int, workers: int) -> list[tuple[str, float, str]]:
-    """Grade one chapter's class three ways; returns ``(grader, seconds, load)`` rows."""
+    """Grade one chapter's class four ways; returns ``(grader, seconds, load)`` rows."""
     plain = copy_course(base / chapter / "plain")
     release(plain, [chapter])
     synthetic_class(plain, chapter, students)
-    courses = {"top": Course(base / chapter / "top"), "prefix": Course(base / chapter / "prefix")}
-    for course in courses.values():
+    courses = [Course(base / chapter / f"sandboxed-{number}") for number in range(len(SANDBOXED))]
+    for course in courses:
         shutil.copytree(plain.root, course.root)
 
     rows = [("nbgrader autograde", *timed(lambda: plain.nbgrader("autograde", chapter, "--force", check=False)))]
-    for name, use_prefix in (("top", False), ("prefix", True)):
-        course = courses[name]
-        label = f"autograd-state grade ({'locked prefix once' if use_prefix else 'every cell, each'})"
-        rows.append((label, *timed(lambda course=course, use_prefix=use_prefix: grade_chapter(
-            course, chapter, workers=workers, progress=False, seed=SEED, prefix=use_prefix))))
+    for course, (label, use_prefix, one_session) in zip(courses, SANDBOXED, strict=True):
+        rows.append((label, *timed(lambda course=course, use_prefix=use_prefix, one_session=one_session: grade_chapter(
+            course, chapter, workers=workers, progress=False, seed=SEED, prefix=use_prefix, one_session=one_session))))
 
     expected = scores(plain, chapter)
-    top, forked = scores(courses["top"], chapter), scores(courses["prefix"], chapter)
+    sandboxed = [scores(course, chapter) for course in courses]
     assert len(expected) == students, f"nbgrader graded {len(expected)} of {students}"
-    assert top == forked, "the sandboxed grader scores differently from the prefix and from the top"
+    assert all(s == sandboxed[-1] for s in sandboxed), "the sandboxed runs score differently from one another"
     full = {test_cell(g, hidden): ex.points(hidden) for g, ex in exercises(chapter).items() for hidden in (False, True)}
     disagree = [(s, c) for s, cells in expected.items() for c, score in cells.items()
-                if (score == full[c]) != (forked[s].get(c) == full[c])]
+                if (score == full[c]) != (sandboxed[-1][s].get(c) == full[c])]
     assert not disagree, f"full marks differ between nbgrader and the sandboxed grader: {disagree}"
     return rows
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--students", type=int, default=12)
+    parser.add_argument("--students", type=int, default=48)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--chapters", nargs="+", default=["views", "views-closed-book"])
     parser.add_argument("--keep", type=Path, default=None, help="keep the course copies in this folder")
@@ -101,14 +108,14 @@ def main() -> int:
     base = args.keep or Path(tempfile.mkdtemp(prefix="grading-bench-"))
     results = {chapter: bench_chapter(base, chapter, args.students, args.workers) for chapter in args.chapters}
     print(f"{args.students} submissions per chapter, {args.workers} workers, {os.cpu_count()} cores; "
-          "full marks on the same cells in all three, identical sandboxed scores with and without the prefix")
-    print(f"| {'chapter':<18} | {'grader':<44} | {'seconds':>8} | {'per submission':>14} | {'vs nbgrader':>11} "
+          "full marks on the same cells in all four, identical scores in the three sandboxed runs")
+    print(f"| {'chapter':<18} | {'grader':<50} | {'seconds':>8} | {'per submission':>14} | {'vs nbgrader':>11} "
           f"| {'load average':>12} |")
-    print(f"|{'-' * 20}|{'-' * 46}|{'-' * 10}|{'-' * 16}|{'-' * 13}|{'-' * 14}|")
+    print(f"|{'-' * 20}|{'-' * 52}|{'-' * 10}|{'-' * 16}|{'-' * 13}|{'-' * 14}|")
     for chapter, rows in results.items():
         plain_seconds = rows[0][1]
         for grader, seconds, load in rows:
-            print(f"| {chapter:<18} | {grader:<44} | {seconds:>8.1f} | {seconds / args.students:>14.2f} "
+            print(f"| {chapter:<18} | {grader:<50} | {seconds:>8.1f} | {seconds / args.students:>14.2f} "
                   f"| {plain_seconds / seconds:>10.1f}x | {load:>12} |")
     if not args.keep:
         shutil.rmtree(base)

@@ -110,6 +110,10 @@ def _grading_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     parser.add_argument("--no-prefix", dest="prefix", action="store_false",
                         help="run every submission from its first cell instead of forking it from the "
                              "chapter's locked cells, run once (the grades are the same; for diagnosis)")
+    parser.add_argument("--nbgrader-recording", dest="one_session", action="store_false",
+                        help="record each submission through nbgrader's own Autograde converter, which opens "
+                             "the gradebook at every step, instead of one session for the run (the grades are "
+                             "the same; for diagnosis)")
     parser.add_argument("--unsafe-nbgrader", action="store_true",
                         help="plain `nbgrader autograde` (runs tests in the submission's kernel; no sandbox)")
     return _bound_options(parser)
@@ -184,7 +188,8 @@ def _grade(course: Course, args: argparse.Namespace) -> int:
         limits = Limits(wall=args.timeout) if args.timeout else None
         try:
             outcome = grade_chapter(course, args.chapter, db=args.db, workers=args.workers, shard=shard,
-                                    limits=limits, force=args.force, prefix=args.prefix)
+                                    limits=limits, force=args.force, prefix=args.prefix,
+                                    one_session=args.one_session)
         except SandboxUnavailable as err:
             print(f"cannot grade safely here: {err}. Run as root on Linux (or pass --unsafe-nbgrader).",
                   file=sys.stderr)

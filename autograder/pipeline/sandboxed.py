@@ -2,10 +2,12 @@
 
 nbgrader still does the bookkeeping: its own ``Autograde`` converter sanitises each submission
 (restores locked cells, checks metadata), writes the autograded notebook and records the scores
-in its gradebook, so formgrader, manual grading, feedback and export work as usual. Only its
+in its gradebook, so formgrader, manual grading, feedback and export work as usual. Its
 ``Execute`` step is replaced: instead of running the notebook in a kernel with the grader's
 rights, :class:`SandboxVerdicts` fills in the outputs the trusted checker decided
 (:mod:`autograder.pipeline.verdict`) from what the sandbox reported (:mod:`autograder.pipeline.pool`).
+Its preprocessors reach the gradebook through one session for the whole run
+(:mod:`autograder.pipeline.recorder`).
 
 Sandboxes run ahead of the converter on every worker, so both cores stay busy while nbgrader
 writes one submission at a time.
@@ -43,6 +45,7 @@ from autograder.pipeline.integrity import check_submission, test_cell_checksums
 from autograder.pipeline.pool import Pool
 from autograder.pipeline.preprocessors import CheckCellMetadataOnce, SandboxVerdicts
 from autograder.pipeline.progress import Progress
+from autograder.pipeline.recorder import ON_RUN, AutogradeOnRun, RunGradebook
 
 # What the sandbox must never read: the instructor sources, other submissions, the gradebook.
 LOG = logging.getLogger(__name__)
@@ -103,13 +106,16 @@ class State:
         os.replace(temporary, self.path)
 
 
-def _config(course: Course, db: str) -> Config:
+def _config(course: Course, db: str, one_session: bool = True) -> Config:
     config = PyFileConfigLoader("nbgrader_config.py", path=str(course.root)).load_config() \
         if (course.root / "nbgrader_config.py").exists() else Config()
     config.CourseDirectory.root = str(course.root)
     config.CourseDirectory.db_url = db
     config.BaseConverter.force = True
     replace = {Execute: SandboxVerdicts, CheckCellMetadata: CheckCellMetadataOnce}
+    if one_session:
+        config.Exporter.optimistic_validation = True
+        replace.update(ON_RUN)
     for name in ("sanitize_preprocessors", "autograde_preprocessors"):
         config.Autograde[name] = [replace.get(p, p) for p in Autograde.class_traits()[name].default()]
     return config
@@ -128,6 +134,8 @@ class GradingRun:
     key: verdicts.Key
     checksums: dict[str, str]
     outcome: Outcome
+    gradebook: RunGradebook
+    converter: type[Autograde] = AutogradeOnRun
     told: set[str] = field(default_factory=set)  # why the prefix was not used, as logged
 
     def record(self, student: str, path: Path, result: wire.JobResult) -> None:
@@ -143,27 +151,29 @@ class GradingRun:
         SandboxVerdicts.decided[student] = decided
         coursedir = CourseDirectory(config=self.config)
         coursedir.assignment_id, coursedir.student_id = self.assignment, student
-        converter = Autograde(coursedir=coursedir, config=self.config)
+        converter = self.converter(coursedir=coursedir, config=self.config)
         try:
             with warnings.catch_warnings():
                 # nbgrader's gradebook code trips SQLAlchemy's autoflush warnings: not the instructor's concern.
                 warnings.simplefilter("ignore", SAWarning)
                 converter.start()
         except Exception as err:  # noqa: BLE001 - one submission nbgrader refuses must not stop the class
+            self.gradebook.rollback()
             self.flag(student, f"not graded: nbgrader could not grade it ({err})")
             return
         finally:
             SandboxVerdicts.decided.pop(student, None)
-        with Gradebook(self.db) as gradebook:
-            if not _graded(gradebook, self.assignment, student):
-                self.flag(student, "not graded: nbgrader could not grade this submission")
-                return
-            _record_partial_credit(gradebook, self.assignment, student, decided)
-            try:
-                tampered = check_submission(self.checksums, path)
-            except ValueError:
-                tampered = []  # unreadable: already flagged, and nothing of it ran
-            self.outcome.flags += zero_tampered(gradebook, list(self.checksums), self.assignment, student, tampered)
+        gradebook = self.gradebook
+        if not _graded(gradebook, self.assignment, student):
+            self.flag(student, "not graded: nbgrader could not grade this submission")
+            return
+        _record_partial_credit(gradebook, self.assignment, student, decided)
+        try:
+            tampered = check_submission(self.checksums, path)
+        except ValueError:
+            tampered = []  # unreadable: already flagged, and nothing of it ran
+        self.outcome.flags += zero_tampered(gradebook, list(self.checksums), self.assignment, student, tampered)
+        gradebook.commit()
         self.outcome.graded.append(student)
         if result.prefix == prefixes.FORKED:
             self.outcome.forked.append(student)
@@ -200,6 +210,7 @@ def grade_chapter(
     progress: bool = True,
     seed: int | None = None,
     prefix: bool = True,
+    one_session: bool = True,
 ) -> Outcome:
     """Grade every (changed) submission of a chapter in the sandbox and record it in the gradebook.
 
@@ -215,6 +226,9 @@ def grade_chapter(
         seed: Seed of the inputs that cases draw (a fresh one per run when None).
         prefix: Run the chapter's locked prefix once and fork each submission that starts with it
             from there (:mod:`autograder.pipeline.prefix`); False runs every one from the top.
+        one_session: Record every submission through one gradebook session
+            (:mod:`autograder.pipeline.recorder`); False records each through nbgrader's own
+            ``Autograde`` converter, which opens the gradebook at every step. The grades are the same.
 
     Returns:
         Who was graded or skipped, every flag raised (also written to ``autograded/<chapter>-flags.csv``).
@@ -242,10 +256,11 @@ def grade_chapter(
         return outcome
 
     bar = Progress(len(todo), f"{chapter} submissions graded") if progress else None
-    run = GradingRun(course, chapter, db, _config(course, db), edition, key, checksums, outcome)
     logging.getLogger("traitlets").setLevel(logging.ERROR)
     locked = prefixes.of_edition(edition, chapter) if prefix else None
-    with Pool(workers, limits, hidden_paths(course, db)) as pool:
+    with Pool(workers, limits, hidden_paths(course, db)) as pool, RunGradebook(db) as gradebook:
+        run = GradingRun(course, chapter, db, _config(course, db, one_session), edition, key, checksums, outcome,
+                         gradebook, AutogradeOnRun if one_session else Autograde)
         futures: dict[str, Future] = {}
         for student, path, _ in todo:
             try:

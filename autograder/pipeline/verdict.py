@@ -134,7 +134,10 @@ def judge(result: wire.JobResult, student_edition: nbformat.NotebookNode, key: K
 
 
 def _notebook_output(output: wire.Stream | wire.Error) -> nbformat.NotebookNode:
+    """The output as a notebook holds it (what ``nbformat.v4.new_output`` builds, without checking
+    each one against the schema: the fields are strings by construction, and nbgrader validates
+    the whole notebook it writes)."""
     if isinstance(output, wire.Error):
-        return nbformat.v4.new_output("error", ename=output.ename, evalue=output.evalue,
-                                      traceback=[f"{output.ename}: {output.evalue}"])
-    return nbformat.v4.new_output("stream", name=output.name, text=output.text)
+        return nbformat.NotebookNode(output_type="error", ename=output.ename, evalue=output.evalue,
+                                     traceback=[f"{output.ename}: {output.evalue}"])
+    return nbformat.NotebookNode(output_type="stream", name=output.name, text=output.text)
