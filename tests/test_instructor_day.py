@@ -100,6 +100,10 @@ def test_the_whole_day(day, capsys) -> None:
     assert main([*root, "grade", CHAPTER, "--no-prefix"]) == 0  # from the top: graded the same
     assert "graded 1 submission(s), 0 of them forked from the chapter's locked cells; 2 unchanged" \
         in capsys.readouterr().out
+    path.write_text(notebook(course, {g: RIGHT[g][-1][1] for g in exercises(CHAPTER)}))
+    assert main([*root, "grade", CHAPTER, "--nbgrader-recording"]) == 0  # nbgrader's own converter records it
+    assert "graded 1 submission(s), 1 of them forked from the chapter's locked cells; 2 unchanged" \
+        in capsys.readouterr().out
 
     # Manual grading in nbgrader's gradebook (what formgrader does) reaches the export.
     with Gradebook(course.gradebook_url) as gradebook:

@@ -182,7 +182,7 @@ class GradingRun:
         self.outcome.flags.append(Flag(student, self.assignment, "", reason))
 
 
-def _record_partial_credit(gradebook: Gradebook, assignment: str, student: str, decided: verdicts.Verdict) -> None:
+def _record_partial_credit(gradebook: RunGradebook, assignment: str, student: str, decided: verdicts.Verdict) -> None:
     """nbgrader scores a failed test cell 0; the engine's verdict gives it the points of the cases
     that passed."""
     changed = False
