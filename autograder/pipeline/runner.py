@@ -162,25 +162,25 @@ def _await_probes(pid: int, progress: int, count: int, seconds: float) -> tuple[
     deadline = time.monotonic() + seconds
     watching = select.poll()
     watching.register(progress, select.POLLIN)
-    while finished < count:
-        left = deadline - time.monotonic()
-        if left <= 0 or not watching.poll(left * 1000):
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            return finished, True
+    while finished < count and watching.poll(max(0.0, deadline - time.monotonic()) * 1000):
         told = os.read(progress, 4096)
         if not told:  # the child ended (or closed its end): the probe it was running did not report
             break
         finished = min(count, finished + len(told))
         deadline = time.monotonic() + seconds
+    return finished, _reap(pid, deadline) and finished < count
+
+
+def _reap(pid: int, deadline: float) -> bool:
+    """Wait for the child until ``deadline``, then kill it; whether it had to be killed."""
     while time.monotonic() < deadline:
         done, _ = os.waitpid(pid, os.WNOHANG)
         if done:
-            return finished, False
+            return False
         time.sleep(0.002)
     os.kill(pid, signal.SIGKILL)
     os.waitpid(pid, 0)
-    return finished, finished < count
+    return True
 
 
 def observe(namespace: dict, step: wire.ProbeStep, assignment: str):
