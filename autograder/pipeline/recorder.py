@@ -74,9 +74,7 @@ class RunGradebook:
         self.db_url = db_url
         self.gradebook = Gradebook(db_url)
         self.db = _FlushOnCommit(self.gradebook.db)
-        self._source: dict[tuple[str, str], dict[str, SimpleNamespace]] = {}
-        self._points: dict[tuple[str, str], dict[str, SimpleNamespace]] = {}
-        self._kernelspecs: dict[tuple[str, str], str | None] = {}
+        self._sources: dict[tuple[str, str], SimpleNamespace] = {}
         self._grades: dict[tuple[str, str, str], dict[str, Grade]] = {}
         self._comments: dict[tuple[str, str, str], dict[str, Comment]] = {}
 
@@ -111,31 +109,34 @@ class RunGradebook:
         self._grades.clear()
         self._comments.clear()
 
+    def _source(self, notebook: str, assignment: str) -> SimpleNamespace:
+        """The source notebook as the preprocessors read it: its cells, the points of its graded
+        cells and its kernelspec, from one lookup."""
+        if (notebook, assignment) not in self._sources:
+            found = self.gradebook.find_notebook(notebook, assignment)
+            read = {c.name: SimpleNamespace(**{f: getattr(c, f) for f in SOURCE_FIELDS}) for c in found.source_cells}
+            self._sources[notebook, assignment] = SimpleNamespace(
+                cells=read,
+                points={c.name: SimpleNamespace(max_score=c.max_score) for c in found.grade_cells + found.task_cells},
+                kernelspec=found.kernelspec,
+            )
+        return self._sources[notebook, assignment]
+
     def find_source_cell(self, name: str, notebook: str, assignment: str) -> SimpleNamespace:
-        cells = self._source.get((notebook, assignment))
-        if cells is None:
-            found = self.gradebook.find_notebook(notebook, assignment).source_cells
-            cells = {c.name: SimpleNamespace(**{f: getattr(c, f) for f in SOURCE_FIELDS}) for c in found}
-            self._source[notebook, assignment] = cells
+        cells = self._source(notebook, assignment).cells
         if name not in cells:
             raise MissingEntry(f"No such source cell: {assignment}/{notebook}/{name}")
         return cells[name]
 
     def find_graded_cell(self, name: str, notebook: str, assignment: str) -> SimpleNamespace:
-        cells = self._points.get((notebook, assignment))
-        if cells is None:
-            found = self.gradebook.find_notebook(notebook, assignment)
-            cells = {c.name: SimpleNamespace(max_score=c.max_score) for c in found.grade_cells + found.task_cells}
-            self._points[notebook, assignment] = cells
-        if name not in cells:
+        points = self._source(notebook, assignment).points
+        if name not in points:
             raise MissingEntry(f"No such grade cell: {assignment}/{notebook}/{name}")
-        return cells[name]
+        return points[name]
 
     def kernelspec(self, notebook: str, assignment: str) -> str | None:
         """The source notebook's kernelspec, as the gradebook stores it (JSON or None)."""
-        if (notebook, assignment) not in self._kernelspecs:
-            self._kernelspecs[notebook, assignment] = self.gradebook.find_notebook(notebook, assignment).kernelspec
-        return self._kernelspecs[notebook, assignment]
+        return self._source(notebook, assignment).kernelspec
 
     def find_grade(self, grade_cell: str, notebook: str, assignment: str, student: str) -> Grade:
         grades = self._of_submission(self._grades, Grade, notebook, assignment, student)
