@@ -146,7 +146,7 @@ def _record(course: Course, results: dict, one_session: bool) -> Outcome:
     outcome = Outcome()
     chosen = admitted(course, CHAPTER, outcome.flags)
     with RunGradebook(db) as gradebook:
-        run = GradingRun(course, CHAPTER, db, _config(course, db, one_session), edition, verdict.Key.of(CHAPTER, SEED),
+        run = GradingRun(CHAPTER, _config(course, db, one_session), edition, verdict.Key.of(CHAPTER, SEED),
                          integrity.test_cell_checksums(course.release_notebook(CHAPTER)), outcome, gradebook,
                          AutogradeOnRun if one_session else Autograde)
         for student, path in chosen:

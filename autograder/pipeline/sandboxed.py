@@ -126,9 +126,7 @@ class GradingRun:
     """One run of the grader over an assignment: what every submission's verdict is judged and
     recorded against."""
 
-    course: Course
     assignment: str
-    db: str
     config: Config
     edition: nbformat.NotebookNode
     key: verdicts.Key
@@ -259,8 +257,8 @@ def grade_chapter(
     logging.getLogger("traitlets").setLevel(logging.ERROR)
     locked = prefixes.of_edition(edition, chapter) if prefix else None
     with Pool(workers, limits, hidden_paths(course, db)) as pool, RunGradebook(db) as gradebook:
-        run = GradingRun(course, chapter, db, _config(course, db, one_session), edition, key, checksums, outcome,
-                         gradebook, AutogradeOnRun if one_session else Autograde)
+        run = GradingRun(chapter, _config(course, db, one_session), edition, key, checksums, outcome, gradebook,
+                         AutogradeOnRun if one_session else Autograde)
         futures: dict[str, Future] = {}
         for student, path, _ in todo:
             try:
