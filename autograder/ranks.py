@@ -14,7 +14,10 @@ Why it is built this way:
 * **fork**, not spawn: a function defined in a notebook lives in the kernel's ``__main__``, which a
   spawned interpreter cannot import; a forked child already has it.
 * The parent hosts the rendezvous store on a port the kernel picks (port 0), so two launches on one
-  machine never race for a port.
+  machine never race for a port. It listens on that port before forking, but starts the store's
+  server on the socket only once every rank is forked: the server runs a thread that resolves the
+  name of each rank that connects under a lock of the C library, and a rank forked while that
+  thread held the lock waited for it forever.
 * Each rank writes one pickled message (its result, or its exception and traceback) to a pipe, and
   everything it prints (Python and C++, stdout and stderr) to a second pipe; the parent prints that
   output in the calling cell, rank by rank, so nothing is lost on the kernel's own stderr.
@@ -39,6 +42,7 @@ import pickle
 import re
 import selectors
 import signal
+import socket
 import sys
 import time
 import traceback
@@ -120,17 +124,22 @@ def run_on_ranks(
     import torch.distributed as dist
 
     _preload()
-    store = dist.TCPStore(HOST, 0, world_size, True, timeout=datetime.timedelta(seconds=timeout),
-                          wait_for_workers=False)
+    listener = socket.create_server((HOST, 0), backlog=socket.SOMAXCONN)
+    port = listener.getsockname()[1]
     ranks: list[_Rank] = []
+    store = None
     sys.stdout.flush()
     sys.stderr.flush()
     try:
         for rank in range(world_size):
-            ranks.append(_fork_rank(rank, world_size, store.port, (timeout, pg_timeout), fn, args))
+            ranks.append(_fork_rank(rank, world_size, port, (timeout, pg_timeout), fn, args, listener.fileno()))
+        # Ranks that connect before the server starts wait in the socket's backlog.
+        store = dist.TCPStore(HOST, port, world_size, True, timeout=datetime.timedelta(seconds=timeout),
+                              wait_for_workers=False, master_listen_fd=listener.detach())
         failure = _collect(ranks, time.monotonic() + timeout)
     finally:
         _stop(ranks)
+        listener.close()
         del store
     _relay_output(ranks)
     if failure is not None:
@@ -145,14 +154,14 @@ def _preload() -> None:
 
 
 def _fork_rank(rank: int, world_size: int, port: int, timeouts: tuple[float, float], fn: Callable,
-               args: tuple) -> _Rank:
+               args: tuple, listener_fd: int) -> _Rank:
     result_read, result_write = os.pipe()
     output_read, output_write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the rank; it never returns
         try:
-            os.close(result_read)
-            os.close(output_read)
+            for fd in (result_read, output_read, listener_fd):
+                os.close(fd)
             _rank_main(rank, world_size, port, timeouts, fn, args, result_write, output_write)
         finally:
             os._exit(1)

@@ -40,6 +40,29 @@ def test_world_size_is_configurable():
     assert [r[:2] for r in run_on_ranks(rank_and_sum, 0.0, world_size=3)] == [(0, 3), (1, 3), (2, 3)]
 
 
+def _threads() -> int:
+    return len(os.listdir("/proc/self/task"))
+
+
+def test_every_rank_is_forked_while_no_other_thread_runs_in_the_caller(monkeypatch):
+    """A rank forked while another thread of the caller holds a lock of the C library waits for it
+    forever: the store's server thread held the resolver's lock while naming a rank that had just
+    connected, and the rank forked next hung before the rendezvous. So the store starts only after
+    the last fork."""
+    threads_at_fork = []
+    real_fork = os.fork
+
+    def counting_fork() -> int:
+        threads_at_fork.append(_threads())
+        return real_fork()
+
+    run_on_ranks(rank_and_sum, 0.0)  # the imports a first launch makes are behind us
+    before = _threads()
+    monkeypatch.setattr(os, "fork", counting_fork)
+    assert [r[:2] for r in run_on_ranks(rank_and_sum, 0.0, world_size=3)] == [(0, 3), (1, 3), (2, 3)]
+    assert threads_at_fork == [before] * 3
+
+
 def test_tensors_come_back_by_value():
     def make():
         return torch.full((3,), float(dist.get_rank()))

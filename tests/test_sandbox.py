@@ -168,14 +168,17 @@ def test_output_is_capped_and_a_flood_is_stopped(pool: Pool) -> None:
 def test_two_torch_distributed_ranks_run_on_loopback(pool: Pool) -> None:
     _, printed = run(pool, """
         import os
+        import socket
         import torch
         import torch.distributed as dist
-        store = dist.TCPStore("127.0.0.1", 0, 2, is_master=True, wait_for_workers=False)
+        # the store's server starts after the forks (autograder.ranks says why)
+        listener = socket.create_server(("127.0.0.1", 0))
+        port = listener.getsockname()[1]
         pids = []
         for rank in range(2):
             pid = os.fork()
             if pid == 0:
-                client = dist.TCPStore("127.0.0.1", store.port, 2, is_master=False)
+                client = dist.TCPStore("127.0.0.1", port, 2, is_master=False)
                 dist.init_process_group("gloo", store=client, rank=rank, world_size=2)
                 value = torch.tensor([rank + 1.0])
                 dist.all_reduce(value)
@@ -183,6 +186,8 @@ def test_two_torch_distributed_ranks_run_on_loopback(pool: Pool) -> None:
                 dist.destroy_process_group()
                 os._exit(0)
             pids.append(pid)
+        store = dist.TCPStore("127.0.0.1", port, 2, is_master=True, wait_for_workers=False,
+                              master_listen_fd=listener.detach())
         for pid in pids:
             os.waitpid(pid, 0)
         print("sums", store.get("sum0").decode(), store.get("sum1").decode())
