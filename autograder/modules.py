@@ -691,11 +691,11 @@ def _tied_autoencoder_scalars() -> int:
     return sum(p.numel() for p in model.parameters() if p.requires_grad)
 
 
-def _reset_before_backward_raises() -> bool:
-    """q4: ``bn.running_mean.zero_()`` between a training forward and ``backward()``."""
+def _counter_reset_before_backward_raises() -> bool:
+    """q4: ``bn.num_batches_tracked.zero_()`` between a training forward and ``backward()``."""
     bn = nn.BatchNorm1d(3)
     loss = bn(batches(1, 32, requires_grad=True)[0]).sum()
-    bn.running_mean.zero_()
+    bn.num_batches_tracked.zero_()
     try:
         loss.backward()
     except RuntimeError as error:
@@ -703,11 +703,11 @@ def _reset_before_backward_raises() -> bool:
     return False
 
 
-def _replaced_weight_stays() -> bool:
-    """q5: a new Parameter assigned after the optimizer was built; is it unchanged after a step?"""
+def _loaded_weight_stays() -> bool:
+    """q5: zeros loaded with ``load_state_dict`` after the optimizer was built; unchanged after a step?"""
     layer = nn.Linear(3, 2)
     optimizer = torch.optim.SGD(layer.parameters(), lr=0.1)
-    layer.weight = nn.Parameter(torch.zeros(2, 3))
+    layer.load_state_dict({"weight": torch.zeros(2, 3), "bias": torch.zeros(2)})
     layer(torch.ones(4, 3)).sum().backward()
     optimizer.step()
     return bool(torch.equal(layer.weight, torch.zeros(2, 3)))
@@ -725,14 +725,16 @@ SELFTEST_QUESTIONS = {
     "q3": ("enc, dec = nn.Linear(8, 8), nn.Linear(8, 8); dec.weight = enc.weight; how many trainable "
            "scalars does nn.Sequential(enc, nn.ReLU(), dec) hold?", "int", _tied_autoencoder_scalars,
            "dec.weight is enc.weight: one 8 x 8 tensor, counted once, plus the two 8-element biases."),
-    "q4": ("loss = bn(x).sum() in training mode, then bn.running_mean.zero_(), then loss.backward(): "
-           "does backward raise?", "bool", _reset_before_backward_raises,
-           "the batch-norm node saves running_mean; zero_() bumps its version between the forward and "
-           "backward(), so backward refuses."),
-    "q5": ("opt = SGD(layer.parameters()); then layer.weight = nn.Parameter(torch.zeros(2, 3)); after a "
-           "backward and opt.step(), is layer.weight still all zeros?", "bool", _replaced_weight_stays,
-           "the optimizer holds the weight it was given, not the new Parameter: the new one gets a gradient "
-           "that no step applies."),
+    "q4": ("loss = bn(x).sum() in training mode, then bn.num_batches_tracked.zero_(), then loss.backward(): "
+           "does backward raise?", "bool", _counter_reset_before_backward_raises,
+           "the batch-norm node saves the input, the weight and the running statistics (running_mean, "
+           "running_var), not the counter: zero_() bumps a version that no saved tensor notes, so backward "
+           "runs. reset_running_stats() raises because it also zeroes running_mean and refills running_var."),
+    "q5": ("opt = SGD(layer.parameters()); then layer.load_state_dict(zeros for weight and bias); after a "
+           "backward and opt.step(), is layer.weight still all zeros?", "bool", _loaded_weight_stays,
+           "load_state_dict copies into the existing Parameters in place (param.copy_), so the optimizer "
+           "still holds them and the step moves the loaded zeros; only assigning a new nn.Parameter leaves "
+           "the optimizer with the old one."),
 }
 
 

@@ -92,7 +92,7 @@ BATCHNORM1D_ANSWER = batchnorm(parameters=2, state_dict=5, tracked_after_train=2
 
 
 def selftest(**changes: object) -> str:
-    values = {"q1": 2, "q2": 3, "q3": 80, "q4": True, "q5": True} | changes
+    values = {"q1": 2, "q2": 3, "q3": 80, "q4": False, "q5": False} | changes
     return f"SELFTEST = {values!r}"
 
 
@@ -182,7 +182,7 @@ class CountingLinear(nn.Linear):
     "modules-selftest": [
         ("literal", selftest()),
         ("computed", 'SELFTEST = {"q1": len(nn.Linear(3, 1).state_dict()), "q2": 2 + 1,\n'
-                     '            "q3": 8 * 8 + 8 + 8, "q4": True, "q5": True}'),
+                     '            "q3": 8 * 8 + 8 + 8, "q4": False, "q5": False}'),
     ],
 }
 
@@ -303,7 +303,7 @@ class CountingLinear(nn.Module):
         ("non-persistent-saved", selftest(q2=4), SELFTEST_QUESTIONS["q2"][3]),
         ("buffers-missed", selftest(q2=2), SELFTEST_QUESTIONS["q2"][3]),
         ("tie-counted-twice", selftest(q3=144), SELFTEST_QUESTIONS["q3"][3]),
-        ("buffers-unsaved", selftest(q4=False), SELFTEST_QUESTIONS["q4"][3]),
-        ("new-weight-trained", selftest(q5=False), SELFTEST_QUESTIONS["q5"][3]),
+        ("every-buffer-write-refused", selftest(q4=True), SELFTEST_QUESTIONS["q4"][3]),
+        ("load-replaces-the-parameters", selftest(q5=True), SELFTEST_QUESTIONS["q5"][3]),
     ],
 }
