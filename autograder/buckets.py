@@ -68,9 +68,11 @@ def perturb(model: nn.Module, scenario: str, rank: int) -> None:
             row = weight[0].clone()
             j = int(torch.nonzero(row != row[0])[0])  # an entry that differs from the first
             weight[0, 0], weight[0, j] = row[j], row[0]
-        elif scenario == "sum-preserving-shift":
-            model[0].bias[0] += 0.5
-            model[1].bias[0] -= 0.5
+        elif scenario == "checksum-preserving":
+            # +a, -2a, +a at flat indices 0, 1, 2: the sum and the index-weighted sum stay as they were
+            weight[0, 0] += 0.125
+            weight[0, 1] -= 0.25
+            weight[0, 2] += 0.125
         elif scenario == "one-ulp":
             weight[1, 1] = torch.nextafter(weight[1, 1], torch.tensor(float("inf")))
         elif scenario == "third-rank-differs":
@@ -85,7 +87,7 @@ DIFFERING_RANK = {
     "one-rank-differs": 1,
     "sum-preserving-swap": 1,
     "one-ulp": 1,
-    "sum-preserving-shift": 1,
+    "checksum-preserving": 1,
     "third-rank-differs": 2,
 }
 
@@ -157,9 +159,10 @@ agree.case("sum-preserving-swap",
 agree.case("one-ulp",
            "[ranks_agree(model) on each of 2 ranks] with rank 1 moved one weight by one unit in the last place",
            lambda: ("one-ulp", 2), otherwise=TOLERANCE, hidden=True)
-agree.case("sum-preserving-shift",
-           "[ranks_agree(model) on each of 2 ranks] with rank 1 moved 0.5 from one bias to another: same total sum",
-           lambda: ("sum-preserving-shift", 2), otherwise=SUM_FOOLED, hidden=True)
+agree.case("checksum-preserving",
+           "[ranks_agree(model) on each of 2 ranks] with rank 1 changed three weights by +1/8, -1/4, +1/8: "
+           "every parameter keeps its sum and its index-weighted sum",
+           lambda: ("checksum-preserving", 2), otherwise=SUM_FOOLED, hidden=True)
 agree.case("third-rank-differs", "[ranks_agree(model) on each of 3 ranks] with 3 ranks, rank 2 changed one weight",
            lambda: ("third-rank-differs", 3), otherwise=EVERY_RANK, hidden=True)
 
@@ -372,11 +375,12 @@ def _selftest_expectations() -> dict[str, tuple[str, str, Callable[[], object], 
                "reached the limit, so it can hold more than the limit. Add the gradients up in arrival "
                "order and close the bucket at the first sum that reaches it."),
         "q2": (f"fully_shard on 2 ranks shards an nn.Linear({columns}, {rows}), whose weight has shape "
-               f"({rows}, {columns}): how many elements of the weight does rank 1 store, "
+               f"({rows}, {columns}): how many elements of the weight does rank 1 hold, "
                "weight.to_local().numel() (int)?", "int",
                lambda: transfer_facts()[1]["local elements"],
                "FSDP2 cuts dim 0 the way torch.chunk cuts it: pieces of ceil(rows / ranks) rows with a "
-               "shorter last piece, and a rank stores its rows times the other dimensions."),
+               "shorter last piece, and a rank's local shard holds its rows times the other dimensions (the "
+               "storage behind it is padded to the first piece's size)."),
         "q3": ("DDP with gradient_as_bucket_view=True: after backward, rank 0 alone runs "
                "g = p.grad.clone(); g.mul_(2) for a log, then every rank steps. Do the ranks still hold "
                "identical parameters (True/False)?", "bool",

@@ -34,17 +34,24 @@ def namespace() -> dict:
 
 
 def test_the_agree_model_makes_sum_preserving_changes_exact():
-    base, swapped = agree_model(), agree_model()
+    base, swapped, reweighted = agree_model(), agree_model(), agree_model()
     perturb(swapped, "sum-preserving-swap", rank=1)
-    shifted = agree_model()
-    perturb(shifted, "sum-preserving-shift", rank=1)
+    perturb(reweighted, "checksum-preserving", rank=1)
     def total(m):
         return torch.stack([p.sum() for p in m.parameters()]).sum()
     def norms(m):
         return [p.norm() for p in m.parameters()]
-    assert torch.equal(total(base), total(swapped)) and torch.equal(total(base), total(shifted))
+    def checksums(m):  # the chapter's detector of section 2.5: per parameter, sum and index-weighted sum
+        rows = []
+        for p in m.parameters():
+            values = p.detach().reshape(-1).double()
+            rows.append((values.sum(), (values * torch.arange(1, values.numel() + 1)).sum()))
+        return torch.tensor(rows)
+    assert torch.equal(total(base), total(swapped)) and torch.equal(total(base), total(reweighted))
     assert all(torch.equal(a, b) for a, b in zip(norms(base), norms(swapped), strict=True))
+    assert torch.equal(checksums(base), checksums(reweighted))
     assert not torch.equal(base[0].weight, swapped[0].weight)
+    assert not torch.equal(base[0].weight, reweighted[0].weight)
 
 
 @pytest.mark.parametrize("case", exercises("buckets")["buckets-ranks-agree"].cases, ids=lambda case: case.name)

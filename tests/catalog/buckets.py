@@ -57,6 +57,19 @@ def ranks_agree(module):
     return all(torch.equal(gathered[0], g) for g in gathered)
 '''
 
+AGREE_CHECKSUMS = '''
+def ranks_agree(module):
+    rows = []
+    for p in module.parameters():
+        values = p.detach().reshape(-1).double()
+        weights = torch.arange(1, values.numel() + 1, dtype=torch.float64)
+        rows.append(torch.stack([values.sum(), (values * weights).sum()]))
+    mine = torch.stack(rows)
+    gathered = [torch.empty_like(mine) for _ in range(dist.get_world_size())]
+    dist.all_gather(gathered, mine)
+    return all(torch.equal(gathered[0], other) for other in gathered[1:])
+'''
+
 AGREE_ALLCLOSE = '''
 def ranks_agree(module):
     flat = torch.cat([p.detach().reshape(-1) for p in module.parameters()])
@@ -167,6 +180,7 @@ WRONG = {
     "buckets-ranks-agree": [
         ("sum", AGREE_SUM, SUM_FOOLED),
         ("norms", AGREE_NORMS, SUM_FOOLED),
+        ("checksums", AGREE_CHECKSUMS, SUM_FOOLED),
         ("allclose", AGREE_ALLCLOSE, TOLERANCE),
         ("local-verdict", AGREE_LOCAL_VERDICT, SPLIT_VERDICT),
         ("crashes-on-the-ranks", AGREE_CRASHES, IDENTICAL),
