@@ -1,10 +1,31 @@
 """Autograd State's autograder: the checks that chapter test cells call.
 
-Test cells import only :func:`grade` (and, through it, one chapter module of cases). The
-instructor pipeline lives in :mod:`autograder.pipeline` and is never imported from here, so a
-learner's kernel does not load it.
+Test cells import only :func:`grade`. This package is the observing half of every exercise: how
+its inputs are drawn and how an answer is called on them. What an answer should give lives in the
+trusted package ``answer_key``, which a learner's installation does not carry and the grading
+sandbox cannot import. The instructor pipeline lives in :mod:`autograder.pipeline` and is never
+imported from here, so a learner's kernel does not load it.
 """
 
-from autograder.checks import grade
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["grade"]
+
+
+def grade(grade_id: str, answer: Any, hidden: bool = False) -> None:
+    """The call a test cell makes: pass silently, or fail with what the checks found."""
+    __tracebackhide__ = True
+    from autograder.cases import lookup
+
+    try:
+        lookup(grade_id)
+    except KeyError:
+        from autograder.checks import grade as declared_before_the_split
+
+        declared_before_the_split(grade_id, answer, hidden)
+        return
+    from autograder.kernel import grade as judged
+
+    judged(grade_id, answer, hidden)

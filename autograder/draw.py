@@ -1,12 +1,17 @@
 """Seeded inputs: a case's inputs recipe may draw them from a :class:`Draw`.
 
 The same seed gives the same inputs, so the sandbox (which calls the answer) and the trusted
-grader (which computes the expected value) build identical inputs without sending them; each
-``grade(...)`` call in a learner's kernel draws a new seed, so inputs differ from call to call.
+grader (which computes what the answer should give) build identical inputs without sending them.
+
+A draw may carry a *size*: the counterexample search draws a case's inputs again at sizes 1, 2, 3,
+... so that, when an answer is wrong, the smallest input on which it differs can be shown. A recipe
+honours the size through :meth:`Draw.sized` (dimensions, lengths); everything else it draws is as
+free as at full size.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Sequence
 from typing import Any, TypeVar
@@ -17,10 +22,16 @@ T = TypeVar("T")
 
 
 class Draw:
-    """Reproducible random inputs from one seed."""
+    """Reproducible random inputs from one seed, optionally bounded by a size.
 
-    def __init__(self, seed: int) -> None:
+    Args:
+        seed: The seed.
+        size: When given, :meth:`sized` draws at most ``low + size - 1``.
+    """
+
+    def __init__(self, seed: int, size: int | None = None) -> None:
         self.seed = seed
+        self.size = size
         self.rng = random.Random(seed)
         self.generator = torch.Generator().manual_seed(seed)
 
@@ -28,12 +39,18 @@ class Draw:
         """An int in ``[low, high]``."""
         return self.rng.randint(low, high)
 
+    def sized(self, low: int, high: int) -> int:
+        """An int in ``[low, high]`` that the draw's size bounds: a dimension count or a length."""
+        if self.size is not None:
+            high = max(low, min(high, low + self.size - 1))
+        return self.rng.randint(low, high)
+
     def choice(self, options: Sequence[T]) -> T:
         return options[self.rng.randrange(len(options))]
 
     def shape(self, dims: int, low: int = 1, high: int = 5) -> tuple[int, ...]:
-        """A shape of ``dims`` sizes in ``[low, high]``."""
-        return tuple(self.integer(low, high) for _ in range(dims))
+        """A shape of ``dims`` sizes in ``[low, high]`` (each bounded by the draw's size)."""
+        return tuple(self.sized(low, high) for _ in range(dims))
 
     def randn(self, *shape: int, dtype: torch.dtype = torch.float32) -> torch.Tensor:
         return torch.randn(*shape, generator=self.generator, dtype=dtype)
@@ -42,12 +59,18 @@ class Draw:
         return torch.rand(*shape, generator=self.generator) * (high - low) + low
 
     def __repr__(self) -> str:
-        return f"Draw({self.seed})"
+        return f"Draw({self.seed})" if self.size is None else f"Draw({self.seed}, size={self.size})"
 
 
 def fresh_seed() -> int:
     """A new seed for one ``grade(...)`` call."""
     return random.SystemRandom().randrange(2**31)
+
+
+def derived_seed(seed: int, *parts: Any) -> int:
+    """A seed for one point of a case, derived from the case's seed: stable across processes."""
+    text = "\0".join(str(p) for p in (seed, *parts))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") & 0x7FFFFFFF
 
 
 def accepts_draw(recipe: Any) -> bool:

@@ -40,3 +40,8 @@ def module_of(assignment: str) -> str:
 def chapter_of(assignment: str) -> str:
     """The chapter an assignment belongs to (a companion belongs to its chapter)."""
     return assignment.removesuffix(COMPANION)
+
+
+def assignment_of(module: str) -> str:
+    """The assignment a case module declares: ``autograder.views_closed_book`` → ``views-closed-book``."""
+    return module.rpartition(".")[2].replace("_", "-")

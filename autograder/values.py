@@ -1,95 +1,104 @@
-"""Trusted helpers every chapter's cases share: exact type checks, tolerant comparison,
-storage identity and short, safe reprs of learner values.
+"""Plain values as checks read and show them: exact kinds, agreement, and short renderings.
 
-Defined once for every chapter; the chapters' case modules import them from here.
+Shared by the observing side (a learner's kernel, the sandbox) and the trusted grader. Nothing
+here decides what an answer should give.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
+from autograder.cases import AnswerTypeError
+from autograder.codec import short_repr, type_name
 
-class AnswerTypeError(TypeError):
-    """The answer has the wrong type or shape of data, before any value is compared."""
-
-
-def type_name(value: Any) -> str:
-    """``module.QualName`` of a value's type (``int`` for builtins)."""
-    return f"{type(value).__module__}.{type(value).__qualname__}".removeprefix("builtins.")
+__all__ = ["AGREE", "KINDS", "AnswerTypeError", "brief", "close", "measure", "require_plain", "require_tensor",
+           "short_repr", "show_inputs", "type_name", "validate"]
 
 
-def short_repr(value: Any, limit: int = 120) -> str:
-    """A repr cut to ``limit`` characters; a hostile ``__repr__`` cannot break the report."""
-    try:
-        text = repr(value)
-    except Exception:  # noqa: BLE001 - whatever the learner's __repr__ does
-        text = f"<unprintable {type_name(value)}>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def _is_int_tuple(value: Any) -> bool:
+    return type(value) is tuple and all(type(v) is int for v in value)
+
+
+def _is_tensor(value: Any) -> bool:
+    return f"{type(value).__module__}.{type(value).__qualname__}" == "torch.Tensor"
+
+
+#: Result kinds: name -> (test, how a message names it). Exact ``type(...) is`` tests on purpose:
+#: a subclass can override ``__eq__`` to compare equal to anything, and ``True`` must not pass for 1.
+KINDS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "bool": (lambda v: type(v) is bool, "a Python bool (True or False)"),
+    "int": (lambda v: type(v) is int, "a Python int"),
+    "str": (lambda v: type(v) is str, "a str"),
+    "float": (lambda v: type(v) is float, "a Python float"),
+    "none": (lambda v: v is None, "None"),
+    "tensor": (_is_tensor, "a torch.Tensor"),
+    "int-tuple": (_is_int_tuple, "a tuple of Python ints, as t.stride() returns"),
+    "shape-stride": (lambda v: type(v) is tuple and len(v) == 2 and all(_is_int_tuple(p) for p in v),
+                     "a pair (shape, stride) of tuples of ints"),
+    "shape-stride-offset": (lambda v: type(v) is tuple and len(v) == 3 and _is_int_tuple(v[0])
+                            and _is_int_tuple(v[1]) and type(v[2]) is int,
+                            "a triple (shape, stride, offset): two tuples of ints and an int"),
+    "observation": (lambda v: _plain(v), "plain data"),
+}
+
+
+def _plain(value: Any) -> bool:
+    if value is None or type(value) in (bool, int, float, str) or _is_tensor(value):
+        return True
+    if type(value) in (tuple, list):
+        return all(_plain(item) for item in value)
+    if type(value) is dict:
+        return all(type(k) is str and _plain(v) for k, v in value.items())
+    return False
 
 
 def validate(kind: str, value: Any) -> None:
-    """Check a result's exact type before its value is compared.
-
-    Exact ``type(...) is`` checks on purpose: a subclass can override ``__eq__`` to compare equal
-    to anything, and ``True`` must not pass for the integer ``1``.
-
-    Args:
-        kind: ``bool``, ``int``, ``str``, ``float``, ``tensor``, ``int-tuple`` or ``observation``
-            (plain data as a trusted driver reports it).
+    """Check a result's exact kind before its value is compared.
 
     Raises:
         AnswerTypeError: naming the expected and the found type.
     """
-    simple = {"bool": (bool, "a Python bool (True or False)"), "int": (int, "a Python int"),
-              "str": (str, "a str"), "float": (float, "a Python float")}
-    if kind in simple:
-        expected, text = simple[kind]
-        if type(value) is not expected:
-            raise AnswerTypeError(f"expected {text}, found {type_name(value)}")
-    elif kind == "tensor":
-        require_tensor(value)
-    elif kind == "observation":
-        require_plain(value)
-    elif kind == "int-tuple":
-        if type(value) is not tuple or not all(type(v) is int for v in value):
-            raise AnswerTypeError(f"expected a tuple of Python ints, as t.stride() returns, found {short_repr(value)}")
-    else:
-        raise ValueError(f"unknown result kind {kind!r}")
+    test, text = KINDS[kind]
+    if not test(value):
+        raise AnswerTypeError(f"expected {text}, found {brief(value, 60) if kind.endswith('tuple') else type_name(value)}")
 
 
 def require_tensor(value: Any) -> None:
     """A plain ``torch.Tensor``: a subclass could answer every comparison through ``__torch_function__``."""
-    import torch
-
-    if type(value) is not torch.Tensor:
-        raise AnswerTypeError(f"expected a torch.Tensor, found {type_name(value)}")
+    validate("tensor", value)
 
 
 def require_plain(value: Any) -> None:
-    """Plain data as a driver reports it: None, bool, int, float, str, plain tensors, and
-    tuples, lists and str-keyed dicts of these."""
-    if value is None or type(value) in (bool, int, float, str):
-        return
-    if type(value) in (tuple, list):
-        for item in value:
-            require_plain(item)
-    elif type(value) is dict:
-        for key, item in value.items():
-            if type(key) is not str:
-                raise AnswerTypeError(f"expected str keys in an observation, found {type_name(key)}")
-            require_plain(item)
-    else:
-        require_tensor(value)
+    """Plain data as a driver reports it."""
+    validate("observation", value)
+
+
+# ------------------------------------------------------------------------------- agreement
+def equal(found: Any, expected: Any) -> bool:
+    """Exact agreement of plain data, types included; tensors by ``torch.equal`` with equal dtypes."""
+    if _is_tensor(expected):
+        import torch
+
+        return (_is_tensor(found) and found.shape == expected.shape and found.dtype == expected.dtype
+                and bool(torch.equal(found, expected)))
+    if type(expected) in (tuple, list):
+        return (type(found) is type(expected) and len(found) == len(expected)
+                and all(equal(f, e) for f, e in zip(found, expected, strict=True)))
+    if type(expected) is dict:
+        return type(found) is dict and found.keys() == expected.keys() and all(equal(found[k], expected[k])
+                                                                              for k in expected)
+    return type(found) is type(expected) and found == expected
 
 
 def close(found: Any, expected: Any, rtol: float = 1e-5, atol: float = 1e-6) -> bool:
     """Agreement of plain data with floating-point tolerance: tensors must match in shape and
     dtype and be ``allclose``; floats ``isclose``; containers element by element."""
-    import torch
+    if _is_tensor(expected):
+        import torch
 
-    if type(expected) is torch.Tensor:
-        return (type(found) is torch.Tensor and found.shape == expected.shape and found.dtype == expected.dtype
+        return (_is_tensor(found) and found.shape == expected.shape and found.dtype == expected.dtype
                 and bool(torch.allclose(found, expected, rtol=rtol, atol=atol, equal_nan=True)))
     if type(expected) is float:
         return type(found) is float and math.isclose(found, expected, rel_tol=rtol, abs_tol=atol)
@@ -102,6 +111,55 @@ def close(found: Any, expected: Any, rtol: float = 1e-5, atol: float = 1e-6) -> 
     return type(found) is type(expected) and found == expected
 
 
+def loose(found: Any, expected: Any) -> bool:
+    """:func:`close` with the tolerance of a gradient summed over several steps."""
+    return close(found, expected, rtol=1e-4, atol=1e-5)
+
+
+#: Agreements by name: a case names one (``agree=``); chapters may add their own.
+AGREE: dict[str, Callable[[Any, Any], bool]] = {"eq": equal, "close": close, "loose": loose}
+
+
+# ------------------------------------------------------------------------------- rendering
+def brief(value: Any, limit: int = 100) -> str:
+    """A value as a message shows it: tensors by shape and first elements, containers cut short."""
+    if _is_tensor(value):
+        flat = value.detach().reshape(-1)[:4].tolist()
+        items = ", ".join(f"{v:.3g}" if isinstance(v, float) else str(v) for v in flat)
+        more = ", …" if value.numel() > 4 else ""
+        return f"tensor of shape {tuple(value.shape)} [{items}{more}]"
+    if type(value) is dict:
+        parts = [f"{k!r}: {brief(v, 40)}" for k, v in list(value.items())[:6]]
+        text = "{" + ", ".join(parts) + (", …" if len(value) > 6 else "") + "}"
+    elif type(value) in (tuple, list) and any(_is_tensor(v) or type(v) in (dict, list, tuple) for v in value):
+        opening, closing = ("(", ")") if type(value) is tuple else ("[", "]")
+        text = opening + ", ".join(brief(v, 40) for v in value[:6]) + (", …" if len(value) > 6 else "") + closing
+    else:
+        text = short_repr(value, limit)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def show_inputs(inputs: tuple) -> str:
+    """The inputs of a call as a message shows them."""
+    return ", ".join(brief(value, 60) for value in inputs)
+
+
+def measure(value: Any) -> int:
+    """How large an input is, to find the smallest counterexample: elements and magnitudes."""
+    if _is_tensor(value):
+        return value.numel() + value.dim()
+    if type(value) is bool or value is None:
+        return 0
+    if type(value) is int:
+        return abs(value)
+    if type(value) in (tuple, list):
+        return len(value) + sum(measure(v) for v in value)
+    if type(value) is dict:
+        return len(value) + sum(measure(v) for v in value.values())
+    layout = getattr(value, "layout_size", None)
+    return layout() if callable(layout) else 1
+
+
 def same_storage(a: Any, b: Any) -> bool:
-    """Trusted reference: do two tensors use one storage (whatever their offsets)?"""
+    """Do two tensors start their storages at one address (used by chapters not yet split)."""
     return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()

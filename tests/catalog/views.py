@@ -1,20 +1,10 @@
-"""Answers learners write for Chapter 1, right and wrong, as answer-cell sources.
+"""Answers learners write for Chapter 1 — right, wrong and gaming — as answer-cell sources.
 
-Each wrong answer names the misconception message its test cells must report. The grader tests
-put these into real submissions and grade them with nbgrader.
+``WRONG`` answers name the misconception (a model of ``answer_key.views``) their messages must
+name, or None where their results match no catalogued mistake; ``EXPLOITS`` are answers that try
+to earn points without the answer: each must score no more than the untouched answer. The grader
+tests put these into real submissions and grade them with nbgrader and with the sandbox.
 """
-
-from autograder.views import (
-    CLASSIFY_MISCONCEPTIONS,
-    MORE_EXPRESSIONS,
-    NOT_ADJACENT,
-    NUMEL,
-    SPLIT_MERGE,
-    STRIDE_MISCONCEPTIONS,
-    shares,
-)
-
-SHARES_MESSAGES = {case.name: case.otherwise for case in shares.cases}
 
 CLASSIFY_MORE_ANSWER = {
     "x.flatten()": "view",
@@ -42,12 +32,6 @@ def classify_more_with(**changes: str) -> str:
         answer[keys[int(position.removeprefix("e"))]] = value
     lines = "".join(f"    {key!r}: {value!r},\n" for key, value in answer.items())
     return f"CLASSIFY_MORE = {{\n{lines}}}"
-
-
-def more_message(expression: str, wrong: str | None = None) -> str:
-    """The message a wrong value for one expression must get."""
-    _hidden, otherwise, specific = MORE_EXPRESSIONS[expression]
-    return specific.get(wrong, otherwise)
 
 CAN_VIEW_REFERENCE_FREE = '''
 import math
@@ -154,11 +138,16 @@ RIGHT = {
                     "    ['y.movedim(0, 2).view(60)', 'x.as_strided((4, 5), (5, 1), 1)'], 'error'))"),
     ],
     "views-shares-storage": [
-        ("storage-pointer", "def shares_storage(a, b):\n"
-                            "    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()"),
-        ("untyped-storage-eq", "def shares_storage(a, b):\n"
-                               "    sa, sb = a.untyped_storage(), b.untyped_storage()\n"
-                               "    return bool(sa.data_ptr() == sb.data_ptr() and sa.nbytes() == sb.nbytes())"),
+        ("byte-ranges", "def shares_storage(a, b):\n"
+                        "    sa, sb = a.untyped_storage(), b.untyped_storage()\n"
+                        "    if sa.nbytes() == 0 or sb.nbytes() == 0:\n"
+                        "        return False\n"
+                        "    return sa.data_ptr() < sb.data_ptr() + sb.nbytes() and sb.data_ptr() < sa.data_ptr() + sa.nbytes()"),
+        ("last-byte", "def shares_storage(a, b):\n"
+                      "    sa, sb = a.untyped_storage(), b.untyped_storage()\n"
+                      "    start = max(sa.data_ptr(), sb.data_ptr())\n"
+                      "    end = min(sa.data_ptr() + sa.nbytes(), sb.data_ptr() + sb.nbytes())\n"
+                      "    return bool(end > start)"),
     ],
     "views-can-view": [
         ("run-grouping", CAN_VIEW_REFERENCE_FREE),
@@ -172,130 +161,114 @@ RIGHT = {
     ],
 }
 
-# (label, answer source, message the grade must contain)
+
+def _with(answer: str, **changes: object) -> str:
+    """A literal dict answer with some entries changed."""
+    import ast
+
+    name, _, literal = answer.partition(" = ")
+    value = ast.literal_eval(literal)
+    value.update(changes)
+    return f"{name} = {value!r}"
+
+
+STRIDES = RIGHT["views-strides"][0][1]
+CLASSIFY = RIGHT["views-classify"][0][1]
+SELFTEST = RIGHT["views-selftest"][0][1]
+
+# (label, answer source, the misconception its message must name, or None)
 WRONG = {
     "views-strides": [
-        ("transpose-as-fresh-tensor",
-         'STRIDES = {"contiguous": (8, 1), "transpose": (4, 1), "every_other_column": (8, 2), '
-         '"row_block": (8, 1), "expanded": (0, 8, 1)}', STRIDE_MISCONCEPTIONS["transpose"]),
-        ("step-compacts",
-         'STRIDES = {"contiguous": (8, 1), "transpose": (1, 8), "every_other_column": (4, 1), '
-         '"row_block": (8, 1), "expanded": (0, 8, 1)}', STRIDE_MISCONCEPTIONS["every_other_column"]),
-        ("expand-copies",
-         'STRIDES = {"contiguous": (8, 1), "transpose": (1, 8), "every_other_column": (8, 2), '
-         '"row_block": (8, 1), "expanded": (32, 8, 1)}', STRIDE_MISCONCEPTIONS["expanded"]),
-        ("shape-for-stride",
-         'STRIDES = {"contiguous": (4, 8), "transpose": (8, 4), "every_other_column": (4, 4), '
-         '"row_block": (2, 8), "expanded": (3, 4, 8)}', "that is the shape"),
-        ("lists",
-         'STRIDES = {"contiguous": [8, 1], "transpose": [1, 8], "every_other_column": [8, 2], '
-         '"row_block": [8, 1], "expanded": [0, 8, 1]}', "expected a tuple of Python ints"),
+        ("transpose-as-fresh-tensor", _with(STRIDES, transpose=(4, 1)), "transpose-relaid"),
+        ("step-left-out", _with(STRIDES, every_other_column=(8, 1)), "step-ignored"),
+        ("expand-copies", _with(STRIDES, expanded=(32, 8, 1)), "expand-writes-copies"),
+        ("shape-for-stride", 'STRIDES = {"contiguous": (4, 8), "transpose": (8, 4), "every_other_column": (4, 4), '
+                             '"row_block": (2, 8), "expanded": (3, 4, 8)}', "shape"),
+        ("lists", 'STRIDES = {"contiguous": [8, 1], "transpose": [1, 8], "every_other_column": [8, 2], '
+                  '"row_block": [8, 1], "expanded": [0, 8, 1]}', None),
     ],
     "views-classify": [
-        ("detach-copies",
-         'CLASSIFY = {"transpose": "view", "basic_slice": "view", "advanced_index": "copy", '
-         '"boolean_mask": "copy", "view": "view", "reshape": "ambiguous", "contiguous": "ambiguous", '
-         '"expand": "view", "clone": "copy", "detach": "copy"}', CLASSIFY_MISCONCEPTIONS["detach"]),
-        ("reshape-always-view",
-         'CLASSIFY = {"transpose": "view", "basic_slice": "view", "advanced_index": "copy", '
-         '"boolean_mask": "copy", "view": "view", "reshape": "view", "contiguous": "ambiguous", '
-         '"expand": "view", "clone": "copy", "detach": "view"}', CLASSIFY_MISCONCEPTIONS["reshape"]),
-        ("advanced-index-view",
-         'CLASSIFY = {"transpose": "view", "basic_slice": "view", "advanced_index": "view", '
-         '"boolean_mask": "copy", "view": "view", "reshape": "ambiguous", "contiguous": "ambiguous", '
-         '"expand": "view", "clone": "copy", "detach": "view"}', CLASSIFY_MISCONCEPTIONS["advanced_index"]),
-        ("contiguous-always-copies",
-         'CLASSIFY = {"transpose": "view", "basic_slice": "view", "advanced_index": "copy", '
-         '"boolean_mask": "copy", "view": "view", "reshape": "ambiguous", "contiguous": "copy", '
-         '"expand": "view", "clone": "copy", "detach": "view"}', CLASSIFY_MISCONCEPTIONS["contiguous"]),
-        ("missing-keys", 'CLASSIFY = {"transpose": "view"}', "must have exactly the keys"),
+        ("detach-copies", _with(CLASSIFY, detach="copy"), "detach-copies"),
+        ("reshape-always-view", _with(CLASSIFY, reshape="view", contiguous="view"), "reshape-always-views"),
+        ("advanced-index-view", _with(CLASSIFY, advanced_index="view"), "index-views"),
+        ("contiguous-always-copies", _with(CLASSIFY, contiguous="copy"), "reshape-always-copies"),
+        ("not-a-category", _with(CLASSIFY, reshape="sometimes"), None),
     ],
     "views-classify-more": [
-        ("flatten-always-view", classify_more_with(e1="view", e13="view"),
-         "flatten is not always a view"),
-        ("reshape-like-always-copies", classify_more_with(e0="copy", e10="copy"),
-         "reshape-like ops do not always copy"),
-        ("squeeze-non-one-errors", classify_more_with(e2="error"),
-         more_message("x.squeeze(0)")),
-        ("overlapping-windows-copy", classify_more_with(e3="copy"),
-         more_message("x.unfold(1, 3, 1)")),
-        ("mask-of-a-block-is-a-view", classify_more_with(e5="view"),
-         more_message("x[torch.tensor([False, True, True, False])]")),
-        ("view-after-movedim-copies", classify_more_with(e6="copy"),
-         more_message("y.movedim(0, 2).view(60)", "copy")),
-        ("as-strided-bounded-by-its-tensor", classify_more_with(e8="error"),
-         more_message("x[2:].as_strided((4, 5), (5, 1), 0)")),
-        ("as-strided-unchecked", classify_more_with(e7="view"),
-         more_message("x.as_strided((4, 5), (5, 1), 1)")),
-        ("noncontiguous-always-copies", classify_more_with(e10="copy", e11="copy"),
-         "non-contiguous does not mean copy"),
-        ("ambiguous-value", classify_more_with(e0="ambiguous"),
-         'each value must be one of "view", "copy" or "error"'),
-        ("missing-hidden-keys", "CLASSIFY_MORE = {'x.flatten()': 'view'}", "must have exactly the keys"),
+        ("flatten-always-view", classify_more_with(e1="view", e13="view"), "flatten-always-views"),
+        ("flatten-always-copies", classify_more_with(e0="copy", e10="copy"), "flatten-always-copies"),
+        ("squeeze-copies", classify_more_with(e2="copy"), "squeeze-copies"),
+        ("overlapping-windows-copy", classify_more_with(e3="copy"), "overlap-copies"),
+        ("mask-of-a-block-is-a-view", classify_more_with(e5="view"), "mask-block-views"),
+        ("view-after-movedim-copies", classify_more_with(e6="copy"), "view-copies"),
+        ("as-strided-bounded-by-its-tensor", classify_more_with(e8="error"), "as-strided-from-view"),
+        ("as-strided-unchecked", classify_more_with(e7="view"), "as-strided-unchecked"),
+        ("noncontiguous-always-copies", classify_more_with(e10="copy", e11="copy", e9="copy"),
+         "non-contiguous-copies"),
+        ("ambiguous-value", classify_more_with(e0="ambiguous"), None),
     ],
     "views-shares-storage": [
-        ("data-ptr",
-         "def shares_storage(a, b):\n    return a.data_ptr() == b.data_ptr()", SHARES_MESSAGES["offset-view"]),
-        ("base-link",
-         "def shares_storage(a, b):\n    return a is b or a._base is b or b._base is a",
-         SHARES_MESSAGES["siblings"]),
-        ("equal-values",
-         "def shares_storage(a, b):\n    return a.shape == b.shape and bool(torch.equal(a, b))",
-         SHARES_MESSAGES["clone"]),
-        ("tensor-result",
-         "def shares_storage(a, b):\n"
-         "    return torch.tensor(a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr())",
-         "expected a Python bool"),
-        ("always-equal",
-         "class Yes:\n    def __eq__(self, other):\n        return True\n\n\n"
-         "def shares_storage(a, b):\n    return Yes()", "expected a Python bool"),
+        ("data-ptr", "def shares_storage(a, b):\n    return a.data_ptr() == b.data_ptr()", "first-element"),
+        ("storage-start", "def shares_storage(a, b):\n"
+                          "    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()",
+         "storage-start"),
+        ("base-link", "def shares_storage(a, b):\n    return a is b or a._base is b or b._base is a", None),
+        ("equal-values", "def shares_storage(a, b):\n    return a.shape == b.shape and bool(torch.equal(a, b))",
+         "equal-values"),
+        ("tensor-result", "def shares_storage(a, b):\n"
+                          "    return torch.tensor(a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr())",
+         None),
     ],
     "views-can-view": [
-        ("contiguity",
-         "import math\n\n\ndef can_view(t, shape):\n"
-         "    return t.is_contiguous() and math.prod(shape) == t.numel()", SPLIT_MERGE),
-        ("numel-only",
-         "import math\n\n\ndef can_view(t, shape):\n"
-         "    shape = [t.numel() // -math.prod(shape) if s == -1 else s for s in shape]\n"
-         "    return math.prod(shape) == t.numel()", NOT_ADJACENT),
-        ("ignores-numel",
-         "def can_view(t, shape):\n    return t.is_contiguous() or len(shape) > t.dim()", NUMEL),
-        ("tries-view",
-         "def can_view(t, shape):\n    try:\n        t.view(shape)\n        return True\n"
-         "    except Exception:\n        return False", "the answer calls view()"),
-        ("numpy-reshape",
-         "import numpy as np\n\n\ndef can_view(t, shape):\n"
-         "    array = t.detach().numpy()\n"
-         "    return bool(np.shares_memory(array, array.reshape(shape)))",
-         "hands the tensor to NumPy"),
-        ("numpy-asarray",
-         "import numpy as np\n\n\ndef can_view(t, shape):\n"
-         "    array = np.asarray(t.detach())\n"
-         "    try:\n        array.shape = shape\n    except AttributeError:\n        return False\n"
-         "    return True",
-         "hands the tensor to NumPy"),
+        ("contiguity", "import math\n\n\ndef can_view(t, shape):\n"
+                       "    return t.is_contiguous() and math.prod(shape) == t.numel()", None),
+        ("numel-only", "import math\n\n\ndef can_view(t, shape):\n"
+                       "    shape = [t.numel() // -math.prod(shape) if s == -1 else s for s in shape]\n"
+                       "    return math.prod(shape) == t.numel()", None),
+        ("contiguous-with-minus-one", "import math\n\n\ndef can_view(t, shape):\n"
+                                      "    known = math.prod(s for s in shape if s != -1)\n"
+                                      "    if shape.count(-1) > 1 or known == 0 or t.numel() % known:\n"
+                                      "        return False\n"
+                                      "    return t.is_contiguous()", "contiguous-only"),
+        ("ignores-numel", "def can_view(t, shape):\n    return t.is_contiguous() or len(shape) > t.dim()", None),
     ],
     "views-selftest": [
-        ("transpose-fresh",
-         'SELFTEST = {"q1": (3, 1), "q2": 8, "q3": False, "q4": 4, '
-         '"q5": False, "q6": (2, 2), "q7": False}',
-         "transpose swaps the strides"),
-        ("offset-in-rows",
-         'SELFTEST = {"q1": (1, 5), "q2": 1, "q3": False, "q4": 4, '
-         '"q5": False, "q6": (2, 2), "q7": False}',
-         "moves the offset by one row"),
-        ("contiguous-shares",
-         'SELFTEST = {"q1": (1, 5), "q2": 8, "q3": True, "q4": 4, '
-         '"q5": False, "q6": (2, 2), "q7": False}',
-         "contiguous() on a non-contiguous tensor copies"),
-        ("written-where-b-reads",
-         'SELFTEST = {"q1": (1, 5), "q2": 8, "q3": False, "q4": 4, "q5": False, "q6": (1, 2), "q7": False}',
-         "its element 2 is slot 10"),
-        ("reshape-promises-view",
-         'SELFTEST = {"q1": (1, 5), "q2": 8, "q3": False, "q4": 4, "q5": False, "q6": (2, 2), "q7": True}',
-         "its documentation promises nothing"),
-        ("index-as-list",
-         'SELFTEST = {"q1": (1, 5), "q2": 8, "q3": False, "q4": 4, "q5": False, "q6": [2, 2], "q7": False}',
-         "expected a tuple of Python ints"),
+        ("transpose-unswapped", _with(SELFTEST, q1=(5, 1)), "unswapped"),
+        ("offset-in-rows", _with(SELFTEST, q2=1), "offset-in-rows"),
+        ("contiguous-shares", _with(SELFTEST, q3=True), "contiguous-shares"),
+        ("written-where-b-reads", _with(SELFTEST, q6=(1, 2)), "row-major-8"),
+        ("reshape-promises-view", _with(SELFTEST, q7=True), "reshape-promises"),
+        ("index-as-list", _with(SELFTEST, q6=[2, 2]), None),
+    ],
+}
+
+# (label, answer source): answers that game the checks; none may score more than the untouched answer.
+EXPLOITS = {
+    "views-shares-storage": [
+        ("the-page-helper", "def shares_storage(a, b):\n    return same(a, b)"),
+        ("write-through", "def shares_storage(a, b):\n"
+                          "    if a.numel() == 0 or b.numel() == 0:\n        return False\n"
+                          "    with torch.no_grad():\n"
+                          "        keep = b.clone()\n        a.view(-1)[0:1].add_(1) if a.is_contiguous() else a.add_(0)\n"
+                          "        changed = not torch.equal(b, keep)\n        b.copy_(keep)\n"
+                          "    return changed"),
+        ("always-equal", "class Yes:\n    def __eq__(self, other):\n        return True\n\n\n"
+                         "def shares_storage(a, b):\n    return Yes()"),
+    ],
+    "views-can-view": [
+        ("tries-view", "def can_view(t, shape):\n    try:\n        t.view(shape)\n        return True\n"
+                       "    except Exception:\n        return False"),
+        ("aten-view", "import torch\n\n\ndef can_view(t, shape):\n    try:\n"
+                      "        torch.ops.aten.view.default(t, shape)\n        return True\n"
+                      "    except Exception:\n        return False"),
+        ("rebuilt-tensor", "import torch\n\n\ndef can_view(t, shape):\n"
+                           "    real = torch.empty(10_000).as_strided(t.shape, t.stride(), t.storage_offset())\n"
+                           "    try:\n        real.view(shape)\n        return True\n"
+                           "    except RuntimeError:\n        return False"),
+        ("numpy-reshape", "import numpy as np\n\n\ndef can_view(t, shape):\n"
+                          "    array = np.lib.stride_tricks.as_strided(np.empty(10_000, np.float32), t.shape,\n"
+                          "                                            [4 * s for s in t.stride()])\n"
+                          "    return bool(np.shares_memory(array, array.reshape(shape)))"),
+        ("remembered", "def can_view(t, shape):\n    return t.is_contiguous()"),
     ],
 }

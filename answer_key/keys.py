@@ -1,0 +1,138 @@
+"""Keys: the reference answer and the misconceptions' models, run on every input a check uses.
+
+A reference is an answer as a learner would write it (a function, a class, a dict of values),
+written with whatever trusted code is simplest, torch included; a model is a wrong answer that
+reproduces one catalogued mistake. Both run through the observing side's own code
+(:func:`autograder.observe.observe_point`, the case's driver), so what they give is exactly what a
+learner's answer would report in their place.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from autograder import codec
+from autograder.cases import VISIBLE_SEED, Case, Exercise, exercises
+from autograder.judging import CaseKey, CellKey, Digest, PointKey
+from autograder.observe import Seen, as_sent, observe_point, seeds_for
+from autograder.values import measure, show_inputs
+
+__all__ = ["Key", "Model", "cell_key", "key", "visible_keys"]
+
+
+@dataclass(frozen=True)
+class Model:
+    """A catalogued mistake, as an answer that makes it.
+
+    Attributes:
+        name: Stable identifier of the misconception.
+        answer: The wrong answer (the form the learner's takes; for a value answer, a dict of the
+            wrong values it gives, for the keys where it gives one).
+        says: What a learner whose results it reproduces seems to assume, completing "Your answer
+            behaves as if ...": never the right rule.
+    """
+
+    name: str
+    answer: Any
+    says: str
+
+
+@dataclass
+class Key:
+    """An exercise's reference and models.
+
+    Attributes:
+        grade_id: The exercise.
+        reference: The right answer, or (``values=True``) a function of no arguments returning
+            the dict of right values of a value answer.
+        models: The catalogued mistakes.
+        values: The answer is a dict of values, checked entry by entry.
+    """
+
+    grade_id: str
+    reference: Any
+    models: tuple[Model, ...] = ()
+    values: bool = False
+
+
+_KEYS: dict[str, Key] = {}
+
+
+def key(grade_id: str, reference: Any, models: tuple[Model, ...] | list[Model] = (), values: bool = False) -> Key:
+    """Declare an exercise's key (at import time of its assignment's module)."""
+    if grade_id in _KEYS:
+        raise ValueError(f"key {grade_id!r} is declared twice")
+    _KEYS[grade_id] = Key(grade_id, reference, tuple(models), values)
+    return _KEYS[grade_id]
+
+
+def key_of(exercise: Exercise) -> Key:
+    """The key of an exercise, from the trusted module that mirrors its observing module."""
+    importlib.import_module(exercise.module.replace("autograder.", "answer_key.", 1))
+    return _KEYS[exercise.grade_id]
+
+
+def cell_key(exercise: Exercise, hidden: bool, seed: int | None) -> CellKey:
+    """The key of every visible (or hidden) check of an exercise, for the inputs ``seed`` draws."""
+    if seed is None or seed == VISIBLE_SEED:
+        if not hidden:
+            return _visible_cell_key(exercise.grade_id)
+    return _cell_key(exercise, hidden, seed)
+
+
+@lru_cache(maxsize=None)
+def _visible_cell_key(grade_id: str) -> CellKey:
+    from autograder.cases import lookup
+
+    return _cell_key(lookup(grade_id), False, None)
+
+
+def _cell_key(exercise: Exercise, hidden: bool, seed: int | None) -> CellKey:
+    known = key_of(exercise)
+    seeds = seeds_for(exercise, hidden, seed)
+    return {case.name: case_key(case, known, seeds[case.name]) for case in exercise.selected(hidden)}
+
+
+def case_key(case: Case, known: Key, seeds: list[int]) -> CaseKey:
+    """One check's key: the reference's and every model's result on each input it runs on."""
+    points, says = [], {}
+    values = _values(known.reference) if known.values else None
+    for seed in seeds:
+        for inputs in case.draws(seed):
+            shown = case.show(inputs) if case.show is not None else show_inputs(inputs)
+            point = PointKey(shown, measure(inputs), Seen())
+            if case.form is None:
+                point.expected = _expected(case, known, values, inputs)
+                for model in known.models:
+                    predicted = _predicted(case, model, inputs)
+                    if predicted is not None:
+                        point.models[model.name] = predicted
+                        says[model.name] = model.says
+            points.append(point)
+    return CaseKey(points, says)
+
+
+def _values(reference: Any) -> dict:
+    return reference() if callable(reference) else reference
+
+
+def _expected(case: Case, known: Key, values: dict | None, inputs: tuple) -> Seen:
+    if values is not None:
+        return Seen(value=Digest(codec.digest(values[inputs[0]])))
+    return as_sent(observe_point(case, known.reference, inputs))
+
+
+def _predicted(case: Case, model: Model, inputs: tuple) -> Seen | None:
+    if case.entry:
+        wrong = _values(model.answer)
+        return Seen(value=Digest(codec.digest(wrong[inputs[0]]))) if inputs[0] in wrong else None
+    return as_sent(observe_point(case, model.answer, inputs))
+
+
+def visible_keys(assignment: str) -> dict[str, CellKey]:
+    """Every visible check's key of an assignment: what a learner's installation ships."""
+    return {grade_id: _visible_cell_key(grade_id) for grade_id in exercises(assignment)}
+

@@ -1,0 +1,271 @@
+"""The key of Chapter 1, "Views, strides and storage".
+
+Every expected value is read off torch: strides of real tensors, view-or-copy by writing
+through the result, ``view``'s legality by trying it. The models reproduce the mistakes the
+chapter's catalogue holds, each as an answer that makes it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import torch
+
+from answer_key.keys import Model, key
+from autograder.bare import Layout
+from autograder.layouts import as_tensor
+
+
+def base() -> torch.Tensor:
+    """The exercises' tensor: ``torch.arange(32.).view(4, 8)``."""
+    return torch.arange(32.0).view(4, 8)
+
+
+def share_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Whether two tensors' storages cover overlapping bytes of memory: what decides whether a
+    write through one can show through the other."""
+    sa, sb = a.untyped_storage(), b.untyped_storage()
+    if sa.nbytes() == 0 or sb.nbytes() == 0:
+        return False
+    return sa.data_ptr() < sb.data_ptr() + sb.nbytes() and sb.data_ptr() < sa.data_ptr() + sa.nbytes()
+
+
+# --------------------------------------------------------------------------- views-strides
+EXPRESSIONS = {
+    "contiguous": lambda t: t,
+    "transpose": lambda t: t.T,
+    "every_other_column": lambda t: t[:, ::2],
+    "row_block": lambda t: t[1:3],
+    "expanded": lambda t: t.unsqueeze(0).expand(3, 4, 8),
+}
+
+
+def _strides() -> dict[str, tuple[int, ...]]:
+    return {k: make(base()).stride() for k, make in EXPRESSIONS.items()}
+
+
+key("views-strides", _strides, values=True, models=[
+    Model("shape", lambda: {k: tuple(make(base()).shape) for k, make in EXPRESSIONS.items()},
+          "a tensor's strides were its sizes."),
+    Model("transpose-relaid", {"transpose": (4, 1)}, "the transpose wrote the data out anew in its new order."),
+    Model("transpose-unswapped", {"transpose": (8, 1)}, "a transpose left the strides as they were."),
+    Model("step-packed", {"every_other_column": (4, 1)}, "the stepped slice was packed into new memory."),
+    Model("step-ignored", {"every_other_column": (8, 1)}, "slicing with a step left the strides as they were."),
+    Model("expand-writes-copies", {"expanded": (32, 8, 1)},
+          "expand wrote its three copies out into new memory, one after the other."),
+])
+
+# --------------------------------------------------------------------------- views-classify
+PROBES = {
+    "transpose": lambda t: t.transpose(0, 1),
+    "basic_slice": lambda t: t[1:, ::2],
+    "advanced_index": lambda t: t[[0, 1]],
+    "boolean_mask": lambda t: t[t >= 0],
+    "view": lambda t: t.view(-1) if t.is_contiguous() else t.view(t.shape[0], t.shape[1]),
+    "reshape": lambda t: t.reshape(-1),
+    "contiguous": lambda t: t.contiguous(),
+    "expand": lambda t: t.unsqueeze(0).expand(2, *t.shape),
+    "clone": lambda t: t.clone(),
+    "detach": lambda t: t.detach(),
+}
+
+
+def writes_through(source: torch.Tensor, result: torch.Tensor) -> bool:
+    """Does a write into one element of ``result`` show in ``source``? (``source`` is spent.)"""
+    before = source.clone()
+    with torch.no_grad():
+        result[(0,) * result.dim()] = -12345.0
+    return not torch.equal(before, source)
+
+
+def classify_by_probe(key_: str) -> str:
+    """One operation tried on a contiguous and on a transposed source: a "view" when a write
+    through every result reaches its source, a "copy" when none does, else "ambiguous"."""
+    reached = []
+    for make in (lambda: base(), lambda: base().T):
+        source = make()
+        reached.append(writes_through(source, PROBES[key_](source)))
+    return "view" if all(reached) else "copy" if not any(reached) else "ambiguous"
+
+
+key("views-classify", lambda: {k: classify_by_probe(k) for k in PROBES}, values=True, models=[
+    Model("never-copies", dict.fromkeys(PROBES, "view"), "no operation ever copied."),
+    Model("reshape-always-views", {"reshape": "view", "contiguous": "view"},
+          "reshape and contiguous() always returned a view of their input."),
+    Model("reshape-always-copies", {"reshape": "copy", "contiguous": "copy"},
+          "reshape and contiguous() always allocated new memory."),
+    Model("header-ops-copy", {"transpose": "copy", "expand": "copy", "basic_slice": "copy"},
+          "an operation that changes the shape or the order of the elements had to move them."),
+    Model("detach-copies", {"detach": "copy"}, "detach() copied the data it cut from the graph."),
+    Model("index-views", {"advanced_index": "view", "boolean_mask": "view"},
+          "indexing with a list or a mask returned a view, as slicing does."),
+])
+
+
+# --------------------------------------------------------------------------- views-classify-more
+def more_sources() -> dict[str, torch.Tensor]:
+    return {"x": torch.arange(20.0).view(4, 5), "y": torch.arange(60.0).view(3, 4, 5)}
+
+
+def classify_expression(expression: str) -> str:
+    """"error" when torch raises, "view" when a write through the result reaches ``x`` or ``y``,
+    else "copy" (each expression is the module's own)."""
+    sources = more_sources()
+    try:
+        result = eval(expression, {"torch": torch, **sources})  # noqa: S307 - the course's expressions
+    except RuntimeError:
+        return "error"
+    return "view" if any(share_memory(result, s) for s in sources.values()) else "copy"
+
+
+MORE = ("x.flatten()", "x.T.flatten()", "x.squeeze(0)", "x.unfold(1, 3, 1)", "x.narrow(0, 1, 2)",
+        "x[torch.tensor([False, True, True, False])]", "y.movedim(0, 2).view(60)", "x.as_strided((4, 5), (5, 1), 1)",
+        "x[2:].as_strided((4, 5), (5, 1), 0)", "y.permute(2, 0, 1).diagonal(0, 1, 2)", "y[:, :, :2].flatten(0, 1)",
+        "x.T.unbind(0)[2]", "y.movedim(0, 2).reshape(60)", "y[:, 1].flatten()")
+
+key("views-classify-more", lambda: {e: classify_expression(e) for e in MORE}, values=True, models=[
+    Model("flatten-always-copies", {"x.flatten()": "copy", "y[:, :, :2].flatten(0, 1)": "copy"},
+          "flatten always allocated new memory."),
+    Model("flatten-always-views", {"x.T.flatten()": "view", "y[:, 1].flatten()": "view"},
+          "flatten always returned a view, whatever the layout."),
+    Model("flatten-refuses", {"x.T.flatten()": "error", "y[:, 1].flatten()": "error"},
+          "flatten refused the layouts that view refuses."),
+    Model("squeeze-copies", {"x.squeeze(0)": "copy"}, "squeeze copied when it had nothing to drop."),
+    Model("overlap-copies", {"x.unfold(1, 3, 1)": "copy"}, "windows that overlap had to be copied apart."),
+    Model("mask-block-views", {"x[torch.tensor([False, True, True, False])]": "view"},
+          "a mask that keeps one block of rows returned a view of it."),
+    Model("view-copies", {"y.movedim(0, 2).view(60)": "copy"},
+          "view copied where the layout did not allow a view."),
+    Model("reshape-refuses", {"y.movedim(0, 2).reshape(60)": "error"},
+          "reshape refused where view would."),
+    Model("as-strided-unchecked", {"x.as_strided((4, 5), (5, 1), 1)": "view"},
+          "as_strided accepted any header, even one reading past the end of the storage."),
+    Model("as-strided-from-view", {"x[2:].as_strided((4, 5), (5, 1), 0)": "error"},
+          "as_strided could only address the elements of the tensor it was called on."),
+    Model("non-contiguous-copies", {"y[:, :, :2].flatten(0, 1)": "copy", "x.T.unbind(0)[2]": "copy",
+                                    "y.permute(2, 0, 1).diagonal(0, 1, 2)": "copy"},
+          "a result that is not contiguous had to be a copy."),
+])
+
+
+# --------------------------------------------------------------------------- views-shares-storage
+key("views-shares-storage", share_memory, models=[
+    Model("first-element", lambda a, b: a.data_ptr() == b.data_ptr(),
+          "two tensors shared memory exactly when their first elements sat at the same address."),
+    Model("storage-start", lambda a, b: a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr(),
+          "two tensors shared memory exactly when their storages started at the same address."),
+    Model("base-only", lambda a, b: a is b or a._base is b or b._base is a
+          or (a._base is not None and a._base is b._base),
+          "only a view and the tensor it was taken from (or two views of one tensor) shared memory."),
+    Model("equal-values", lambda a, b: a.shape == b.shape and bool(torch.equal(a.detach(), b.detach())),
+          "equal values meant shared memory."),
+])
+
+
+# --------------------------------------------------------------------------- views-can-view
+def view_succeeds(t: Layout, shape: tuple[int, ...]) -> bool:
+    """Does ``t.view(shape)`` succeed on a tensor with this layout? Tries it."""
+    try:
+        as_tensor(t).view(shape)
+    except RuntimeError:
+        return False
+    return True
+
+
+def _resolved(t: Layout, shape: tuple[int, ...]) -> list[int] | None:
+    """``shape`` with its -1 worked out, or None when no shape of t's element count fits."""
+    sizes = list(shape)
+    if sizes.count(-1) > 1:
+        return None
+    if -1 in sizes:
+        known = math.prod(s for s in sizes if s != -1)
+        if known == 0 or t.numel() % known:
+            return None
+        sizes[sizes.index(-1)] = t.numel() // known
+    return sizes if math.prod(sizes) == t.numel() else None
+
+
+def _contiguous_only(t: Layout, shape: tuple[int, ...]) -> bool:
+    return _resolved(t, shape) is not None and t.is_contiguous()
+
+
+def _count_only(t: Layout, shape: tuple[int, ...]) -> bool:
+    return _resolved(t, shape) is not None
+
+
+def _literal_minus_one(t: Layout, shape: tuple[int, ...]) -> bool:
+    return math.prod(shape) == t.numel() and view_succeeds(t, shape)
+
+
+def _size_one_blocks(t: Layout, shape: tuple[int, ...]) -> bool:
+    """The rule, with size-1 dimensions treated like any other when dimensions are grouped."""
+    sizes = _resolved(t, shape)
+    if sizes is None:
+        return False
+    strides = list(t.stride())
+    groups, run = [], [len(t.shape) - 1] if t.shape else []
+    for dim in range(len(t.shape) - 2, -1, -1):
+        if strides[dim] == strides[dim + 1] * t.shape[dim + 1]:
+            run.append(dim)
+        else:
+            groups.append(run)
+            run = [dim]
+    groups.append(run)
+    counts = [math.prod(t.shape[d] for d in group) for group in reversed(groups) if group]
+    position = 0
+    for count in counts:
+        made = 1
+        while made < count and position < len(sizes):
+            made *= sizes[position]
+            position += 1
+        if made != count:
+            return False
+    return all(s == 1 for s in sizes[position:])
+
+
+key("views-can-view", view_succeeds, models=[
+    Model("contiguous-only", _contiguous_only, "only a contiguous tensor could be viewed."),
+    Model("count-only", _count_only, "any shape with the same number of elements could be viewed."),
+    Model("minus-one-literal", _literal_minus_one, "-1 in the new shape were an ordinary size, never inferred."),
+    Model("size-one-blocks", _size_one_blocks,
+          "a dimension of size 1 had to line up in memory with its neighbours like any other."),
+])
+
+
+# --------------------------------------------------------------------------- views-selftest
+def _written_through_view() -> tuple[int, ...]:
+    t = torch.zeros(4, 4)
+    b = t.view(2, 8)
+    b[1][2] = 3.14
+    return tuple(int(i) for i in (t == b[1][2]).nonzero()[0])
+
+
+RESHAPE_PROMISE = "should not\ndepend on the copying vs. viewing behavior"
+
+
+def _selftest() -> dict[str, Any]:
+    t = torch.zeros(3, 5)
+    ex = torch.zeros(4).expand(3, 4)
+    running = base()
+    return {
+        "q1": t.T.stride(),
+        "q2": torch.arange(32.0).view(4, 8)[1:].storage_offset(),
+        "q3": share_memory(running, running.T.contiguous()),
+        "q4": ex.untyped_storage().nbytes() // ex.element_size(),
+        "q5": not share_memory(running, running.view(-1)),
+        "q6": _written_through_view(),
+        "q7": RESHAPE_PROMISE not in (torch.reshape.__doc__ or ""),
+    }
+
+
+key("views-selftest", _selftest, values=True, models=[
+    Model("shape-for-stride", {"q1": (3, 5)}, "the stride were the shape."),
+    Model("unswapped", {"q1": (5, 1)}, "a transpose left the strides as they were."),
+    Model("offset-in-rows", {"q2": 1}, "the offset counted rows, not storage slots."),
+    Model("contiguous-shares", {"q3": True}, "contiguous() on a non-contiguous tensor returned a view."),
+    Model("expand-copies", {"q4": 12}, "expand wrote its repeated rows out into new slots."),
+    Model("view-may-copy", {"q5": True}, "view could fall back to a copy."),
+    Model("row-major-8", {"q6": (1, 2)}, "b[1][2] were read with t's own row length."),
+    Model("reshape-promises", {"q7": True}, "reshape promised a view of a contiguous tensor."),
+])

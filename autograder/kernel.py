@@ -1,0 +1,96 @@
+"""The checks a learner runs in their own kernel: ``grade(...)``, the one call of a test cell.
+
+A visible test cell observes the answer on the visible checks' inputs and judges it against
+their key: in a learner's installation the key ships as data (``autograder/visible/``); where the
+trusted package is installed (an instructor's or a maintainer's), it is computed. Hidden checks
+need the trusted package: they run when the submission is graded, or in an instructor's copy.
+The verdict and its message are those the grader records for the same inputs.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import linecache
+from functools import lru_cache
+from typing import Any
+
+from autograder import gradeid
+from autograder.cases import Exercise, lookup
+from autograder.draw import fresh_seed
+from autograder.judging import CellKey, CellVerdict, judge_cell, keys_from_json
+from autograder.observe import CellObservation, as_sent, bare_calls, bare_observation, observe_cell, seeds_for
+
+
+def grade(grade_id: str, answer: Any, hidden: bool = False) -> None:
+    """The call a test cell makes: pass silently, or fail with what the checks found.
+
+    Raises:
+        AssertionError: saying which checks failed and why, with the points the others earned.
+    """
+    __tracebackhide__ = True
+    message = verdict(grade_id, answer, hidden).message()
+    if message is not None:
+        raise AssertionError(message)
+
+
+def verdict(grade_id: str, answer: Any, hidden: bool = False, seed: int | None = None) -> CellVerdict:
+    """Observe and judge one test cell's checks here (what ``grade`` does).
+
+    ``seed`` draws the inputs as a grading run with that seed does; without it, visible checks run
+    on the visible inputs and hidden ones on fresh inputs.
+    """
+    exercise = lookup(grade_id)
+    if hidden and seed is None:
+        seed = fresh_seed()
+    seen = observe_here(exercise, answer, seeds_for(exercise, hidden, seed))
+    return judge_cell(exercise, hidden, seen, cell_key(exercise, hidden, seed))
+
+
+def observe_here(exercise: Exercise, answer: Any, seeds: dict[str, list[int]]) -> CellObservation:
+    """Observe in this process, as the sandbox would: a bare exercise in a bare interpreter, and
+    every result through the same encoding the sandbox's report goes through."""
+    if exercise.bare:
+        calls = bare_calls(exercise, seeds)
+        from autograder.bare import run_here
+
+        return bare_observation(run_here(answer_cells(answer), calls), calls)
+    seen = observe_cell(exercise, answer, seeds)
+    return CellObservation({name: [as_sent(s) for s in points] for name, points in seen.cases.items()},
+                           seen.missing, seen.rejected, seen.unfinished)
+
+
+def answer_cells(answer: Any) -> list[str]:
+    """The sources of the notebook cells that defined an answer's functions, in order."""
+    functions = list(answer.values()) if type(answer) is dict else list(answer) if type(answer) in (tuple, list) \
+        else [answer]
+    sources = []
+    for function in functions:
+        code = getattr(function, "__code__", None)
+        if code is None:
+            continue
+        source = "".join(linecache.getlines(code.co_filename))
+        if source and source not in sources:
+            sources.append(source)
+    return sources
+
+
+def cell_key(exercise: Exercise, hidden: bool, seed: int | None) -> CellKey:
+    """The key to judge against: computed by the trusted package where it is installed, else the
+    visible key shipped with the course."""
+    try:
+        from answer_key.keys import cell_key as trusted
+    except ImportError:
+        if hidden or seed is not None:
+            raise RuntimeError("hidden checks run when your submission is graded") from None
+        return shipped(gradeid.assignment_of(exercise.module))[exercise.grade_id]
+    return trusted(exercise, hidden, seed)
+
+
+@lru_cache(maxsize=None)
+def shipped(assignment: str) -> dict[str, CellKey]:
+    """The visible keys of an assignment, as the learner's installation carries them."""
+    resource = importlib.resources.files("autograder").joinpath("visible", f"{gradeid.module_of(assignment)}.json")
+    try:
+        return keys_from_json(resource.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RuntimeError(f"this installation has no visible checks for {assignment}") from None
