@@ -63,6 +63,9 @@ class Case:
         agree: How a result is compared with the expected one (a name in ``values.AGREE``).
         search: Recipe of smaller inputs of the same family, drawn at growing sizes.
         tries: How many inputs the search draws.
+        anchors: Recipes of inputs the check also runs on, drawn from the same seed as its own (so
+            over the same drawn tensor): inputs on which the right result differs, so that no
+            answer that ignores part of its input passes.
         show: How a message shows the inputs (``values.show_inputs`` unless given).
         form: For a companion's visible check: the kind of result the example must give; nothing
             else about the result is checked.
@@ -85,6 +88,7 @@ class Case:
     agree: str = "eq"
     search: Callable[..., Inputs] | None = None
     tries: int = 0
+    anchors: tuple[Callable[..., Inputs], ...] = ()
     show: Callable[[Inputs], str] | None = None
     form: str | None = None
     bare: bool = False
@@ -94,8 +98,9 @@ class Case:
         return self.inputs(Draw(seed)) if accepts_draw(self.inputs) else self.inputs()
 
     def draws(self, seed: int) -> list[Inputs]:
-        """Every input the check runs on for a seed: its own, then the search's, smallest first."""
+        """Every input the check runs on for a seed: its own, its anchors', then the search's."""
         found = [self.build(seed)]
+        found += [anchor(Draw(seed)) for anchor in self.anchors]
         for index in range(self.tries if self.search is not None else 0):
             size = 1 + index // 2
             found.append(self.search(Draw(derived_seed(seed, self.exercise, self.name, index), size)))

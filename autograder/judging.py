@@ -26,7 +26,7 @@ from typing import Any
 from autograder import codec
 from autograder.cases import Case, Exercise
 from autograder.observe import CellObservation, Seen
-from autograder.values import AGREE, KINDS, brief
+from autograder.values import AGREE, KINDS, brief, equal
 
 
 @dataclass(frozen=True)
@@ -208,7 +208,7 @@ def _reproduces(name: str, judged: list[tuple[Case, list[Seen] | None, CaseKey]]
             model = point.models.get(name)
             if model is None:
                 continue
-            if not agrees(case, result, model):
+            if not reproduces(case, result, model):
                 return False
             predicted += 1
             differs += not agrees(case, model, point.expected)
@@ -218,6 +218,19 @@ def _reproduces(name: str, judged: list[tuple[Case, list[Seen] | None, CaseKey]]
 def _explains(case: Case, seen: list[Seen], key: CaseKey, name: str) -> bool:
     """Whether a detected model predicts one of this check's wrong results."""
     return any(name in p.models and not agrees(case, s, p.expected) for s, p in zip(seen, key.points, strict=True))
+
+
+def reproduces(case: Case, found: Seen, model: Seen) -> bool:
+    """Whether a model's result is the learner's: equal, or agreeing as a result agrees with the
+    expected one (a model may be wrong in any way, lists for tuples included)."""
+    if found.raised is None and model.raised is None and not found.unanswered and not model.unanswered \
+            and not isinstance(model.value, Digest):
+        try:
+            if equal(found.value, model.value):
+                return True
+        except Exception:  # noqa: BLE001
+            pass
+    return agrees(case, found, model)
 
 
 def agrees(case: Case, found: Seen, expected: Seen) -> bool:

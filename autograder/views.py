@@ -119,8 +119,10 @@ SHARES_CASES: dict[str, tuple[str, Pair, bool, int]] = {
                       lambda t: (t[..., 1::2], t[..., -1:, :1]) if t.dim() > 1 else (t[1::2], t[-1:]), True, 1),
 }
 
+# Every check also runs on a pair that shares memory and on one that does not.
+SHARING_ANCHORS = (_pair(lambda t: (t, t[..., 1:]), (1, 2)), _pair(lambda t: (t, t.clone()), (1, 2)))
 shares = exercise("views-shares-storage", "shares_storage", call=inputs_left_alone, returns="observation",
-                  show=_show_shape)
+                  show=_show_shape, anchors=SHARING_ANCHORS)
 for _name, (_probe, _relation, _hidden, _points) in SHARES_CASES.items():
     _dims = (2, 3) if _name in ("transpose", "contiguous-copy", "strided-views", "siblings") else (1, 3)
     shares.case(_name, _probe, _pair(_relation, _dims), hidden=_hidden, points=_points,
@@ -224,7 +226,7 @@ def _show_layout(inputs: tuple) -> str:
 
 
 CAN_VIEW_CASES: dict[str, tuple[str, Callable[[Draw], torch.Tensor], str, bool, int]] = {
-    # name: (probe, tensor family, target shape, hidden, points)
+    # name: (what the case draws, tensor family, target shape, hidden, points)
     "contiguous-split": ("can_view(t, shape), t contiguous, shape splits a dimension", _contiguous, "split", False, 1),
     "contiguous-flat": ("can_view(t, (t.numel(),)), t contiguous", _contiguous, "flat", False, 1),
     "transpose-merge": ("can_view(t.mT, shape), shape merges two dimensions", _transposed, "merge", False, 1),
@@ -243,10 +245,13 @@ CAN_VIEW_CASES: dict[str, tuple[str, Callable[[Draw], torch.Tensor], str, bool, 
     "drawn-layouts": ("can_view(t, shape) on a drawn permuted, sliced layout", _drawn, "any", True, 2),
 }
 
+# Every check also runs on a target that splits one dimension (always a legal view) and on one
+# with another element count (never one), on the same family of tensors.
 can_view = exercise("views-can-view", "can_view", returns="bool", bare=True, show=_show_layout)
 for _name, (_probe, _family, _how, _hidden, _points) in CAN_VIEW_CASES.items():
-    can_view.case(_name, _probe, _can_view_inputs(_family, _how), hidden=_hidden, points=_points,
-                  search=_can_view_inputs(_family, _how), tries=6)
+    can_view.case(_name, "can_view(t, shape)", _can_view_inputs(_family, _how), hidden=_hidden, points=_points,
+                  search=_can_view_inputs(_family, _how), tries=6,
+                  anchors=(_can_view_inputs(_family, "split"), _can_view_inputs(_family, "numel")))
 
 
 # --------------------------------------------------------------------------- views-selftest
@@ -255,9 +260,10 @@ SELFTEST_QUESTIONS = {
     "q2": ("b = torch.arange(32.).view(4, 8)[1:]: what is b.storage_offset()?", "int"),
     "q3": ("Does torch.arange(32.).view(4, 8).T.contiguous() share storage with its source?", "bool"),
     "q4": ("How many storage slots does torch.zeros(4).expand(3, 4) read?", "int"),
-    "q5": ("Can t.view(...) ever return a copy?", "bool"),
+    "q5": ("x = torch.arange(12.).view(3, 4)[:, 1:3]: does x.view(6) succeed?", "bool"),
     "q6": ("t = torch.zeros(4, 4); b = t.view(2, 8); b[1][2] = 3.14: which index (i, j) of t now holds 3.14?",
            "int-tuple"),
-    "q7": ("t = torch.zeros(4, 4): is t.reshape(2, 8) guaranteed to share memory with t?", "bool"),
+    "q7": ("e = torch.arange(3.).unsqueeze(1).expand(3, 4): how many storage slots does e.contiguous() read?",
+           "int"),
 }
 selftest("views-selftest", SELFTEST_QUESTIONS, hidden=("q4", "q5", "q7"))

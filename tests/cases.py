@@ -1,25 +1,36 @@
-"""In-process tests every chapter's cases run: the base of each ``tests/test_<chapter>_cases.py``.
+"""In-process tests every chapter's checks run: the base of each ``tests/test_<chapter>_cases.py``.
 
-A subclass names its chapter and the names its catalogue's answers run with. The catalogue's right
-answers must pass every case, visible and hidden; each wrong one must fail with its misconception's
-message; every exercise has visible and hidden cases with distinct names. Grading the same answers
+A subclass names its chapter and the names its catalogue's answers run with. The catalogue's
+right answers must pass every check, visible and hidden; each wrong one must fail and name its
+own misconception and no other; each exploit must score no more than the untouched answer; and
+the untouched answer is told it is not answered yet, and nothing more. Grading the same answers
 through real nbgrader and the sandbox is :mod:`tests.grading`'s job.
 """
 
 from __future__ import annotations
 
 import importlib
+import linecache
+import re
 from typing import Any, ClassVar
 
+import nbformat
 import pytest
 
-from autograder.checks import exercises, run
-from autograder.engine import resolve_answer
+from autograder import cases
 from autograder.gradeid import module_of
+from autograder.pipeline.course import ROOT, nbgrader_meta
+
+SEED = 20261201
 
 
 def catalog(chapter: str):
     return importlib.import_module(f"tests.catalog.{module_of(chapter)}")
+
+
+def split(chapter: str) -> bool:
+    """The chapter's checks only observe, and its keys are in ``answer_key``."""
+    return bool(cases.exercises(chapter))
 
 
 def parametrize(metafunc: pytest.Metafunc) -> None:
@@ -34,6 +45,40 @@ def parametrize(metafunc: pytest.Metafunc) -> None:
     if "wrong_answer" in metafunc.fixturenames:
         wrong = [(g, label, src, msg) for g, entries in answers.WRONG.items() for label, src, msg in entries]
         metafunc.parametrize("wrong_answer", wrong, ids=[f"{g}:{label}" for g, label, _, _ in wrong])
+    if "exploit" in metafunc.fixturenames:
+        exploits = [(g, label, src) for g, entries in getattr(answers, "EXPLOITS", {}).items() for label, src in entries]
+        metafunc.parametrize("exploit", exploits, ids=[f"{g}:{label}" for g, label, _ in exploits])
+
+
+def run_cell_source(source: str, filename: str, namespace: dict) -> None:
+    """Run an answer's source as a notebook kernel would, its lines readable by ``linecache``
+    (a kernel registers each cell there; a bare exercise's checks read its cell from there)."""
+    linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
+    exec(compile(source, filename, "exec"), namespace)
+
+
+def student_edition_cells(chapter: str) -> dict[str, str]:
+    """Each code cell of the chapter's student edition, by grade id, as nbgrader's release writes
+    it (solutions replaced by its stub, hidden tests removed)."""
+    from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions
+
+    notebook = nbformat.read(ROOT / "notebooks" / chapter / f"{chapter}.ipynb", as_version=4)
+    resources: dict = {}
+    for step in (ClearSolutions(), ClearHiddenTests()):
+        notebook, resources = step.preprocess(notebook, resources)
+    return {nbgrader_meta(c)["grade_id"]: c.source for c in notebook.cells
+            if c.cell_type == "code" and nbgrader_meta(c).get("grade_id")}
+
+
+def solution_lines(chapter: str) -> list[str]:
+    """The instructor's solution lines of a chapter (the ones long enough to say something)."""
+    notebook = nbformat.read(ROOT / "notebooks" / chapter / f"{chapter}.ipynb", as_version=4)
+    lines = []
+    for cell in notebook.cells:
+        for region in re.findall(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", cell.source, flags=re.S):
+            lines += [line.strip() for line in region.splitlines() if len(line.strip()) >= 16
+                      and not line.strip().startswith("#")]
+    return lines
 
 
 class ChapterCases:
@@ -44,11 +89,30 @@ class ChapterCases:
 
     def answer(self, grade_id: str, label: str, source: str) -> Any:
         """The answer a catalogued source defines, as the notebook's answer cell would."""
-        namespace = dict(self.NAMES)
-        exec(compile(source, f"<{label}>", "exec"), namespace)
+        namespace = {"__name__": "__main__", **self.NAMES}
+        try:
+            run_cell_source(source, f"<{self.CHAPTER}:{grade_id}:{label}>", namespace)
+        except NotImplementedError:
+            pass  # the student edition's stub: the cell raises, the names it set stay defined
+        if split(self.CHAPTER):
+            from autograder.observe import resolve_answer
+
+            return resolve_answer(cases.exercises(self.CHAPTER)[grade_id].answer, namespace)
+        from autograder.checks import exercises
+        from autograder.engine import resolve_answer
+
         return resolve_answer(exercises(self.CHAPTER)[grade_id].answer, namespace)
 
+    def verdicts(self, grade_id: str, answer: Any):
+        from autograder.kernel import verdict
+
+        return verdict(grade_id, answer, False, SEED), verdict(grade_id, answer, True, SEED)
+
     def test_every_exercise_has_visible_and_hidden_cases(self) -> None:
+        if not split(self.CHAPTER):
+            from autograder.checks import exercises
+        else:
+            exercises = cases.exercises
         for grade_id, exercise in exercises(self.CHAPTER).items():
             assert exercise.selected(hidden=False), grade_id
             assert exercise.selected(hidden=True), grade_id
@@ -58,12 +122,62 @@ class ChapterCases:
     def test_right_answers_pass_every_case(self, right_answer) -> None:
         grade_id, label, source = right_answer
         answer = self.answer(grade_id, label, source)
-        assert run(grade_id, answer, hidden=False) == []
-        assert run(grade_id, answer, hidden=True) == []
+        if not split(self.CHAPTER):
+            from autograder.checks import run
+
+            assert run(grade_id, answer, hidden=False) == []
+            assert run(grade_id, answer, hidden=True) == []
+            return
+        for decided in self.verdicts(grade_id, answer):
+            assert decided.message() is None, decided.message()
 
     def test_wrong_answers_fail_with_their_misconception(self, wrong_answer) -> None:
-        grade_id, label, source, message = wrong_answer
+        grade_id, label, source, own = wrong_answer
         answer = self.answer(grade_id, label, source)
-        failures = run(grade_id, answer, hidden=False) + run(grade_id, answer, hidden=True)
-        assert failures, f"{label} earned full points"
-        assert any(message in failure.misconception for failure in failures), [f.misconception for f in failures]
+        if not split(self.CHAPTER):
+            from autograder.checks import run
+
+            failures = run(grade_id, answer, hidden=False) + run(grade_id, answer, hidden=True)
+            assert failures, f"{label} earned full points"
+            assert any(own in failure.misconception for failure in failures), [f.misconception for f in failures]
+            return
+        visible, hidden = self.verdicts(grade_id, answer)
+        assert visible.failures or hidden.failures, f"{label} earned full points"
+        named = {v.misconception for cell in (visible, hidden) for v in cell.failures} - {None}
+        assert named <= ({own} if own else set()), f"{label}: names {named}, its own is {own}"
+        if own is not None:
+            assert own in named, f"{label}: its misconception {own} is not named"
+            said = visible.says.get(own) or hidden.says[own]
+            assert f"behaves as if {said}" in (visible.message() or "") + (hidden.message() or "")
+
+    def test_exploits_score_no_more_than_the_untouched_answer(self, exploit) -> None:
+        grade_id, label, source = exploit
+        answer = self.answer(grade_id, label, source)
+        untouched = self.answer(grade_id, "untouched", self.untouched_source(grade_id))
+        for mine, baseline in zip(self.verdicts(grade_id, answer), self.verdicts(grade_id, untouched), strict=True):
+            assert mine.earned <= baseline.earned, f"{label}: {mine.earned} > {baseline.earned}\n{mine.message()}"
+
+    def untouched_source(self, grade_id: str) -> str:
+        return student_edition_cells(self.CHAPTER)[grade_id]
+
+    def test_the_untouched_answer_is_only_not_answered_yet(self) -> None:
+        if not split(self.CHAPTER):
+            pytest.skip("declared before the split")
+        from autograder.kernel import verdict
+
+        for grade_id, exercise in cases.exercises(self.CHAPTER).items():
+            answer = self.answer(grade_id, "untouched", self.untouched_source(grade_id))
+            decided = verdict(grade_id, answer)
+            message = decided.message() or ""
+            assert decided.unanswered, message
+            assert message == "\n".join(f"`{s}` is not answered yet." for s in exercise.subjects), message
+            assert len(message.split()) <= 20
+
+    def test_no_message_quotes_the_solution(self, wrong_answer) -> None:
+        if not split(self.CHAPTER):
+            pytest.skip("declared before the split")
+        grade_id, label, source, _own = wrong_answer
+        answer = self.answer(grade_id, label, source)
+        text = "\n".join(v.message() or "" for v in self.verdicts(grade_id, answer))
+        quoted = [line for line in solution_lines(self.CHAPTER) if line in text]
+        assert not quoted, f"{label}: the message quotes the solution: {quoted}"

@@ -1,10 +1,12 @@
 """Real nbgrader autograde over a class built from a chapter's answer catalogue.
 
 Each ``tests/test_grading_<chapter>.py`` subclasses :class:`ChapterGrading` and names its chapter.
-The catalogue ``tests/catalog/<chapter>.py`` holds ``RIGHT`` and ``WRONG``: per grade id, a list of
-``(label, answer source)`` and ``(label, answer source, misconception message)``. Right answers (the
+The catalogue ``tests/catalog/<chapter>.py`` holds ``RIGHT`` and ``WRONG`` (and, for a chapter
+whose checks only observe, ``EXPLOITS``): per grade id, lists of ``(label, answer source)``,
+``(label, answer source, misconception)`` and ``(label, answer source)``. Right answers (the
 reference and other spellings) must earn every point; each wrong answer must lose its exercise's
-points, and its test cells' output must name its misconception.
+points, and its test cells' output must name its misconception; each exploit must earn no more
+than the student who left the release untouched, through nbgrader and through the sandbox.
 """
 
 from __future__ import annotations
@@ -20,17 +22,46 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from autograder.checks import exercises, verdict
-from autograder.engine import CellVerdict, resolve_answer
+from autograder import cases
 from autograder.gradeid import exercise_of, is_hidden, module_of, test_cell
 from autograder.pipeline.confine import is_root
 from autograder.pipeline.course import Course, nbgrader_meta
 from autograder.pipeline.flags import Flag
 from autograder.pipeline.grade import autograde, scores
 from autograder.pipeline.sandboxed import grade_chapter
+from tests.cases import split, student_edition_cells
 from tests.submissions import submit
 
 SEED = 20261201
+UNTOUCHED = "untouched"
+
+
+def exercises(chapter: str) -> dict:
+    """A chapter's exercises, from whichever engine declares them."""
+    if split(chapter):
+        return cases.exercises(chapter)
+    from autograder.checks import exercises as declared_before
+
+    return declared_before(chapter)
+
+
+def verdict(grade_id: str, answer, hidden: bool, seed: int):
+    """The verdict of ``grade(...)`` in a learner's kernel, with the grading run's seed."""
+    try:
+        cases.lookup(grade_id)
+    except KeyError:
+        from autograder.checks import verdict as declared_before
+
+        return declared_before(grade_id, answer, hidden, seed)
+    from autograder.kernel import verdict as judged
+
+    return judged(grade_id, answer, hidden, seed)
+
+
+def resolve_answer(name: str, namespace: dict):
+    from autograder.observe import resolve_answer as resolve
+
+    return resolve(name, namespace)
 
 
 def locked_cell_source(course: Course, chapter: str, grade_id: str) -> str:
@@ -51,7 +82,9 @@ def run_cell_source(source: str, filename: str, namespace: dict) -> None:
     exec(compile(source, filename, "exec"), namespace)
 
 
-def _cases(decided: CellVerdict) -> list[tuple[str, bool, str | None, int]]:
+def _cases(decided) -> list[tuple[str, bool, str | None, int]]:
+    if hasattr(decided, "says"):
+        return [(v.case.name, v.passed, v.misconception, v.points) for v in decided.verdicts]
     return [(v.case.name, v.passed, v.failure.misconception if v.failure else None, v.points)
             for v in decided.verdicts]
 
@@ -71,6 +104,12 @@ def wrong_answers(chapter: str) -> list[tuple[int, str, str, str]]:
     return [(i, g, label, msg) for g, answers in wrong.items() for i, (label, _src, msg) in enumerate(answers)]
 
 
+def exploits(chapter: str) -> list[tuple[int, str, str]]:
+    """``(student index, grade id, label)`` for every catalogued exploit."""
+    found = getattr(catalog(chapter), "EXPLOITS", {})
+    return [(i, g, label) for g, answers in found.items() for i, (label, _src) in enumerate(answers)]
+
+
 def parametrize(metafunc: pytest.Metafunc) -> None:
     """Parametrize a :class:`ChapterGrading` test by its chapter's catalogue (called from conftest)."""
     if metafunc.cls is None or not issubclass(metafunc.cls, ChapterGrading):
@@ -79,8 +118,11 @@ def parametrize(metafunc: pytest.Metafunc) -> None:
     if "right_student" in metafunc.fixturenames:
         metafunc.parametrize("right_student", right_students(chapter))
     if "wrong_answer" in metafunc.fixturenames:
-        cases = wrong_answers(chapter)
-        metafunc.parametrize("wrong_answer", cases, ids=[f"{g}:{label}" for _i, g, label, _m in cases])
+        wrong = wrong_answers(chapter)
+        metafunc.parametrize("wrong_answer", wrong, ids=[f"{g}:{label}" for _i, g, label, _m in wrong])
+    if "exploit" in metafunc.fixturenames:
+        found = exploits(chapter)
+        metafunc.parametrize("exploit", found, ids=[f"{g}:{label}" for _i, g, label in found])
 
 
 @dataclass
@@ -144,6 +186,13 @@ class ChapterGrading:
         for i in range(max(len(v) for v in answers.WRONG.values())):
             sources[f"wrong-{i}"] = {g: answers.WRONG[g][i][1] if i < len(answers.WRONG.get(g, []))
                                      else cls.reference(g) for g in grade_ids}
+        found = getattr(answers, "EXPLOITS", {})
+        if found:
+            edition = student_edition_cells(chapter)
+            sources[UNTOUCHED] = {g: edition[g] for g in grade_ids}
+        for i in range(max((len(v) for v in found.values()), default=0)):
+            sources[f"exploit-{i}"] = {g: found[g][i][1] if i < len(found.get(g, [])) else cls.reference(g)
+                                       for g in grade_ids}
         for student, answered in sources.items():
             submit(released_course, chapter, student, answered)
         cls.submit_more(released_course)
@@ -157,7 +206,21 @@ class ChapterGrading:
         index, grade_id, label, message = wrong_answer
         earned, full = graded.exercise_score(f"wrong-{index}", grade_id)
         assert earned < full, f"{label} earned {earned}/{full}"
-        assert message in graded.cell_outputs(f"wrong-{index}", grade_id), f"{label}: message not shown"
+        if not split(self.CHAPTER):
+            assert message in graded.cell_outputs(f"wrong-{index}", grade_id), f"{label}: message not shown"
+            return
+        shown = graded.cell_outputs(f"wrong-{index}", grade_id)
+        if message is not None:
+            from answer_key.keys import key_of
+
+            says = next(m.says for m in key_of(exercises(self.CHAPTER)[grade_id]).models if m.name == message)
+            assert f"behaves as if {says}" in shown, f"{label}: its misconception is not named\n{shown}"
+
+    def test_exploits_earn_no_more_than_the_untouched_answer(self, graded: Graded, exploit) -> None:
+        index, grade_id, label = exploit
+        earned, _full = graded.exercise_score(f"exploit-{index}", grade_id)
+        untouched, _ = graded.exercise_score(UNTOUCHED, grade_id)
+        assert earned <= untouched, f"{label} earned {earned}, the untouched answer {untouched}"
 
     def test_wrong_students_keep_points_on_the_exercises_they_got_right(self, graded: Graded) -> None:
         wrong = catalog(self.CHAPTER).WRONG
@@ -190,6 +253,11 @@ class ChapterGrading:
                     for student, cells in graded.table.items() for cell, score in cells.items()
                     if (score == full[cell]) != (sandboxed[student].get(cell) == full[cell])}
         assert not disagree, f"(student, cell): (nbgrader, sandbox) {disagree}"
+        for student in [s for s in sandboxed if s.startswith("exploit-")]:
+            for grade_id in exercises(self.CHAPTER):
+                mine = sum(v for c, v in sandboxed[student].items() if c.startswith(f"{grade_id}-tests"))
+                baseline = sum(v for c, v in sandboxed[UNTOUCHED].items() if c.startswith(f"{grade_id}-tests"))
+                assert mine <= baseline, (student, grade_id, mine, baseline)
         setup = self.answer_context(copy)
         for student, answered in graded.sources.items():
             if student not in outcome.decided:
@@ -197,7 +265,11 @@ class ChapterGrading:
             for grade_id, cell in outcome.decided[student].tests.items():
                 exercise = exercises(self.CHAPTER)[exercise_of(grade_id)]
                 namespace: dict = {"__name__": "__main__"}  # as in a notebook kernel
-                run_cell_source(setup + "\n" + answered[exercise.grade_id], f"<{student}>", namespace)
+                run_cell_source(setup, f"<{student}:setup>", namespace)
+                try:
+                    run_cell_source(answered[exercise.grade_id], f"<{student}:{grade_id}>", namespace)
+                except NotImplementedError:
+                    pass  # the release's stub raises; the names it set stay defined
                 answer = resolve_answer(exercise.answer, namespace)
                 mine = verdict(exercise.grade_id, answer, is_hidden(grade_id), seed=SEED)
                 assert cell.verdict is not None, (student, grade_id, cell.not_run)

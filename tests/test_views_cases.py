@@ -1,22 +1,25 @@
-"""Chapter 1's cases: their expectations agree with torch and with the curriculum's contract."""
+"""Chapter 1's checks: the key agrees with torch and with the curriculum's contract, and the
+catalogue's answers get the verdicts they should."""
 
 from pathlib import Path
 
 import nbformat
-import pytest
+import numpy as np
 import torch
 
-from autograder.checks import exercises
-from autograder.views import (
-    CLASSIFY_PROBES,
-    MORE_EXPRESSIONS,
+from answer_key.views import (
+    PROBES,
     base,
     classify_by_probe,
     classify_expression,
     more_sources,
-    same_storage,
+    share_memory,
     view_succeeds,
 )
+from autograder.bare import Layout
+from autograder.draw import Draw
+from autograder.layouts import layout_of
+from autograder.views import CAN_VIEW_CASES, MORE_EXPRESSIONS, SHARES_CASES, can_view, shares
 from tests.cases import ChapterCases
 
 CONTRACT_CLASSIFY = {
@@ -26,68 +29,104 @@ CONTRACT_CLASSIFY = {
 }
 
 
+class TestViewsCases(ChapterCases):
+    CHAPTER = "views"
+    NAMES = {"torch": torch}
+
+
 def test_probing_torch_reproduces_the_contract_classification():
-    assert {key: classify_by_probe(key) for key in CLASSIFY_PROBES} == CONTRACT_CLASSIFY
+    assert {key: classify_by_probe(key) for key in PROBES} == CONTRACT_CLASSIFY
 
 
-def test_same_storage_sees_offsets_and_detach_but_not_copies():
+def test_shared_memory_is_overlapping_bytes_not_equal_starts():
     t = base()
-    assert same_storage(t, t[1:]) and same_storage(t, t.detach()) and same_storage(t[0], t[3])
-    assert not same_storage(t, t.clone()) and not same_storage(t, t[[0, 1]])
+    assert share_memory(t, t[1:]) and share_memory(t, t.detach()) and share_memory(t[0], t[3])
+    assert not share_memory(t, t.clone())
+    array = np.arange(6.0)
+    whole, tail = torch.from_numpy(array), torch.from_numpy(array[2:])
+    assert whole.untyped_storage().data_ptr() != tail.untyped_storage().data_ptr()
+    assert share_memory(whole, tail)
+    tail[0] = -1.0
+    assert whole[2].item() == -1.0  # the write through one shows in the other
+    empty_a, empty_b = torch.empty(0), torch.empty(0)
+    assert empty_a.untyped_storage().data_ptr() == empty_b.untyped_storage().data_ptr()
+    assert not share_memory(empty_a, empty_b)
 
 
-def test_view_succeeds_matches_the_chapter_examples():
-    t = base()
-    assert view_succeeds(t[:, :4], (4, 2, 2)) and view_succeeds(t.T, (2, 4, 4))
-    assert not view_succeeds(t.T, (32,)) and not view_succeeds(t, (3, 11))
+def test_view_succeeds_on_a_layout_matches_torch_on_the_tensor():
+    for seed in range(60):
+        for _name, (_what, family, how, _hidden, _points) in CAN_VIEW_CASES.items():
+            case = next(c for c in can_view.cases if c.name == _name)
+            layout, shape = case.build(seed)
+            assert isinstance(layout, Layout)
+            real = torch.empty(4096).as_strided(layout.shape, layout.stride(), layout.storage_offset())
+            try:
+                real.view(shape)
+                legal = True
+            except RuntimeError:
+                legal = False
+            assert view_succeeds(layout, shape) == legal, (layout, shape)
 
 
-def test_case_inputs_are_fresh_on_every_call():
-    case = exercises("views")["views-shares-storage"].cases[0]
-    first, second = case.inputs(), case.inputs()
-    assert not same_storage(first[0], second[0])
-    first[0].zero_()
-    assert not torch.equal(first[0], second[0])
+def test_every_can_view_check_runs_on_both_outcomes_whatever_its_seed():
+    for case in can_view.cases:
+        for seed in (1, 2, 3):
+            assert {view_succeeds(*inputs) for inputs in case.draws(seed)} == {True, False}, case.name
+    assert {view_succeeds(*next(c for c in can_view.cases if c.name == "drawn-layouts").build(s))
+            for s in range(40)} == {True, False}
 
 
-ERROR_FRAGMENTS = {
-    "y.movedim(0, 2).view(60)": "view size is not compatible with input tensor's size and stride",
-    "x.as_strided((4, 5), (5, 1), 1)": "out of bounds for storage of size 80",
-}
+def test_every_shares_storage_check_runs_on_both_outcomes_whatever_its_seed():
+    for case in shares.cases:
+        for seed in (1, 2, 3):
+            assert {share_memory(*inputs) for inputs in case.draws(seed)} == {True, False}, case.name
+
+
+def test_a_layout_reports_what_the_tensor_reports():
+    t = torch.arange(24.0).view(2, 3, 4).permute(2, 0, 1)[1:]
+    layout = layout_of(t)
+    assert (layout.shape, layout.stride(), layout.storage_offset(), layout.is_contiguous()) == (
+        tuple(t.shape), t.stride(), t.storage_offset(), t.is_contiguous())
+    assert (layout.numel(), layout.dim(), layout.size(1), layout.stride(0)) == (t.numel(), t.dim(), t.size(1),
+                                                                                 t.stride(0))
+
+
+def test_the_search_draws_smaller_inputs_of_the_same_family():
+    for case in [*can_view.cases, *shares.cases]:
+        draws = case.draws(7)
+        assert len(draws) == 1 + len(case.anchors) + case.tries
+        first, *searched = draws
+        assert type(first) is tuple and all(len(d) == len(first) for d in searched)
 
 
 def test_the_expressions_that_error_raise_the_layout_errors_they_teach():
-    erroring = [e for e in MORE_EXPRESSIONS if classify_expression(e) == "error"]
-    assert sorted(erroring) == sorted(ERROR_FRAGMENTS)
-    for expression, fragment in ERROR_FRAGMENTS.items():
-        with pytest.raises(RuntimeError, match=fragment.replace("(", r"\(").replace(")", r"\)")):
-            eval(expression, {"torch": torch, **more_sources()})
+    assert classify_expression("y.movedim(0, 2).view(60)") == "error"
+    assert classify_expression("x.as_strided((4, 5), (5, 1), 1)") == "error"
 
 
-def test_a_result_counts_as_a_view_only_when_it_shares_storage():
-    assert classify_expression("x.T") == "view" and classify_expression("x.clone()") == "copy"
-    assert classify_expression("x[[0, 1]]") == "copy" and classify_expression("y[1:]") == "view"
+def test_a_result_counts_as_a_view_only_when_it_shares_memory():
+    sources = more_sources()
+    assert share_memory(sources["x"].T.unbind(0)[2], sources["x"])
+    assert classify_expression("x.T.flatten()") == "copy"
 
 
 def test_the_expressions_cover_every_answer_visibly_and_hidden():
-    for hidden in (False, True):
-        found = {classify_expression(e) for e, (h, _m, _s) in MORE_EXPRESSIONS.items() if h == hidden}
-        assert found == {"view", "copy", "error"}, hidden
-
-
-def test_no_specific_message_is_attached_to_the_right_answer():
-    for expression, (_hidden, _otherwise, specific) in MORE_EXPRESSIONS.items():
-        assert classify_expression(expression) not in specific, expression
+    values = {hidden: {classify_expression(e) for e, h in MORE_EXPRESSIONS.items() if h == hidden}
+              for hidden in (False, True)}
+    assert values[False] == values[True] == {"view", "copy", "error"}
 
 
 def test_the_chapter_never_shows_the_expressions_outside_their_exercise():
     notebook = nbformat.read(Path(__file__).parents[1] / "notebooks/views/views.ipynb", as_version=4)
     exercise_cells = ("views-classify-more-task", "views-classify-more")
-    page = "\n".join(c.source for c in notebook.cells if c.get("id") not in exercise_cells)
+    page = "\n".join(c.source for c in notebook.cells if c.metadata["nbgrader"]["grade_id"] not in exercise_cells)
     for expression in MORE_EXPRESSIONS:
         assert expression not in page, expression
 
 
-class TestViewsCases(ChapterCases):
-    CHAPTER = "views"
-    NAMES = {"torch": torch}
+def test_every_shares_storage_relation_is_drawn_afresh_per_seed():
+    shapes = {tuple(SHARES_CASES["offset-view"][1](torch.zeros(s))[0].shape) for s in [(2,), (3, 2)]}
+    assert len(shapes) == 2
+    case = next(c for c in shares.cases if c.name == "offset-view")
+    assert {tuple(case.build(seed)[0].shape) for seed in range(20)} != {tuple(case.build(0)[0].shape)}
+    assert Draw(3).sized(1, 9) == Draw(3).sized(1, 9)

@@ -197,7 +197,7 @@ def confine(uid: int, gid: int, limits: Limits, hide: list[str]) -> None:
     interpreter = interpreter_paths()
     private_tmpfs(interpreter)
     expose(interpreter)
-    for path in hide:
+    for path in [*hide, *trusted_paths()]:
         if os.path.isdir(path):
             _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV | MS_RDONLY, "size=4k,mode=000")
         elif os.path.exists(path):
@@ -220,6 +220,32 @@ def confine(uid: int, gid: int, limits: Limits, hide: list[str]) -> None:
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(NO_NEW_PRIVS)")
     os.environ.clear()
     os.environ.update(sandbox_environment())
+
+
+def trusted_paths() -> list[str]:
+    """What no sandbox may read: the trusted answer key, and the judging that reads keys."""
+    import autograder
+
+    package = os.path.dirname(os.path.abspath(autograder.__file__))
+    return [os.path.join(os.path.dirname(package), "answer_key"), os.path.join(package, "judging.py"),
+            os.path.join(package, "visible")]
+
+
+def bare_hidden() -> list[str]:
+    """What a bare interpreter must not find either: every site-packages folder and the course's
+    packages (:mod:`autograder.bare`)."""
+    import site
+    import sysconfig
+
+    import autograd_figures
+    import autograder
+
+    folders = {sysconfig.get_paths()[name] for name in ("purelib", "platlib")}
+    folders |= {sysconfig.get_paths(vars={"base": sys.base_prefix, "platbase": sys.base_prefix})[name]
+                for name in ("purelib", "platlib")}
+    folders |= set(site.getsitepackages()) | {site.getusersitepackages()}
+    folders |= {os.path.dirname(os.path.abspath(m.__file__)) for m in (autograder, autograd_figures)}
+    return sorted(f for f in folders if os.path.isdir(f))
 
 
 def sandbox_environment() -> dict[str, str]:

@@ -72,7 +72,8 @@ def shard_of(student: str, count: int) -> int:
 def grader_fingerprint() -> str:
     """Hash of the grading code and cases: a change regrades every submission."""
     digest = hashlib.sha256()
-    for path in sorted(Path(autograder.__file__).parent.rglob("*.py")):
+    packages = Path(autograder.__file__).parent, Path(autograder.__file__).parent.parent / "answer_key"
+    for path in sorted(p for package in packages for p in package.rglob("*.py")):
         digest.update(path.read_bytes())
     return digest.hexdigest()
 
@@ -136,13 +137,15 @@ class GradingRun:
     converter: type[Autograde] = AutogradeOnRun
     told: set[str] = field(default_factory=set)  # why the prefix was not used, as logged
 
-    def record(self, student: str, path: Path, result: wire.JobResult) -> None:
-        """Judge one sandbox result, let nbgrader write it, then record partial credit and apply
-        the course's tamper rule."""
+    def record(self, student: str, path: Path, result: wire.JobResult,
+               bare: tuple[wire.Plan, wire.JobResult] | None = None) -> None:
+        """Judge one sandbox result (and its bare job's, if any), let nbgrader write it, then record
+        partial credit and apply the course's tamper rule."""
         if result.prefix not in ("", prefixes.FORKED, prefixes.NOT_LEADING, *self.told):
             LOG.warning("%s (first seen with %s): %s", self.assignment, student, result.prefix)
             self.told.add(result.prefix)
-        decided = verdicts.judge(result, self.edition, self.key)
+        bare_job, bare_result = bare if bare is not None else (None, None)
+        decided = verdicts.judge(result, self.edition, self.key, bare_result, bare_job)
         self.outcome.decided[student] = decided
         self.outcome.seconds[student] = decided.seconds
         self.outcome.flags += [Flag(student, self.assignment, "", problem) for problem in decided.problems]
@@ -260,15 +263,21 @@ def grade_chapter(
         run = GradingRun(chapter, _config(course, db, one_session), edition, key, checksums, outcome, gradebook,
                          AutogradeOnRun if one_session else Autograde)
         futures: dict[str, Future] = {}
+        bare_jobs: dict[str, tuple[wire.Plan, Future]] = {}
         for student, path, _ in todo:
             try:
-                futures[student] = pool.submit(verdicts.plan(read_notebook(path), edition, key), prefix=locked)
+                submission = read_notebook(path)
+                futures[student] = pool.submit(verdicts.plan(submission, edition, key), prefix=locked)
+                bare_job = verdicts.bare_plan(submission, edition, key)
+                if bare_job is not None:
+                    bare_jobs[student] = bare_job, pool.submit(bare_job)
             except ValueError as err:
                 # nbgrader records an unreadable notebook with zero points; so does this grader.
                 futures[student] = Future()
                 futures[student].set_result(wire.JobResult("not run", f"unreadable submission: {err}"))
         for student, path, digest in todo:
-            run.record(student, path, futures[student].result())
+            bare = (bare_jobs[student][0], bare_jobs[student][1].result()) if student in bare_jobs else None
+            run.record(student, path, futures[student].result(), bare)
             state.hashes[student] = digest
             state.save()
             if bar:

@@ -2,10 +2,12 @@
 
 Runs in the instructor's process only. It reads a submission as data, decides which cells go to
 the sandbox (locked cells from the student edition, answer cells and cells the learner added;
-never a test cell), computes every expected value itself from the assignment's cases, and judges
-the observations the sandbox reports with the engine's :func:`~autograder.engine.judge_cell` — the
-function a learner's ``grade`` call runs. The text a failed test cell shows is the text ``grade``
-raises, so the learner reads the same feedback as in their own notebook.
+never a test cell), computes every key itself (``answer_key``: the reference's and the
+misconceptions' results on every input the checks use), and judges the observations the sandbox
+reports with :func:`autograder.judging.judge_cell` — the function a learner's ``grade`` call runs.
+An exercise whose answer must work a rule out alone (:mod:`autograder.bare`) gets a job of its
+own: only its answer cell, in an interpreter without torch; its observations are read from that
+job's report and no other. The text a failed test cell shows is the text ``grade`` raises.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 import nbformat
 
-from autograder import gradeid
+from autograder import bare, cases, gradeid, judging, observe
 from autograder.checks import Exercise, exercises
 from autograder.engine import CellObservation, CellVerdict, answer_key, judge_cell
 from autograder.pipeline import wire
@@ -35,11 +37,26 @@ class Key:
 
     @classmethod
     def of(cls, assignment: str, seed: int | None = None) -> Key:
-        key = cls(assignment, exercises(assignment), secrets.randbelow(2**31) if seed is None else seed)
-        for grade_id, exercise in key.exercises.items():
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        declared = cases.exercises(assignment)
+        if not declared:
+            key = cls(assignment, exercises(assignment), seed)
+            for grade_id, exercise in key.exercises.items():
+                for hidden in (False, True):
+                    key.expected[grade_id, hidden] = answer_key(exercise, hidden, key.seed)
+            return key
+        from answer_key.keys import cell_key
+
+        key = cls(assignment, declared, seed)
+        for grade_id, exercise in declared.items():
             for hidden in (False, True):
-                key.expected[grade_id, hidden] = answer_key(exercise, hidden, key.seed)
+                key.expected[grade_id, hidden] = cell_key(exercise, hidden, seed)
         return key
+
+    @property
+    def split(self) -> bool:
+        """The assignment's checks observe in the sandbox and are judged against ``answer_key``."""
+        return any(isinstance(e, cases.Exercise) for e in self.exercises.values())
 
 
 @dataclass
@@ -95,7 +112,7 @@ def plan(submission: nbformat.NotebookNode, student_edition: nbformat.NotebookNo
             source = released[grade_id]
             if is_test_cell(source):
                 exercise = key.exercises.get(gradeid.exercise_of(grade_id))
-                if exercise is not None:
+                if exercise is not None and not getattr(exercise, "bare", False):
                     steps.append(wire.ProbeStep(grade_id, exercise.grade_id, exercise.answer,
                                                 gradeid.is_hidden(grade_id), key.seed))
             elif source.cell_type == "code" and cell.cell_type == "code":
@@ -105,9 +122,49 @@ def plan(submission: nbformat.NotebookNode, student_edition: nbformat.NotebookNo
     return wire.Plan(key.assignment, steps)
 
 
-def judge(result: wire.JobResult, student_edition: nbformat.NotebookNode, key: Key) -> Verdict:
-    """Verdicts on every test cell of the student edition from one sandbox result."""
+def bare_plan(submission: nbformat.NotebookNode, student_edition: nbformat.NotebookNode, key: Key) -> wire.Plan | None:
+    """The bare interpreter's job for a submission: each bare exercise's answer cell, as submitted,
+    and the calls of its visible and hidden checks (None when the assignment has no such exercise)."""
+    chosen = [e for e in key.exercises.values() if getattr(e, "bare", False)]
+    if not chosen:
+        return None
+    answers = {nbgrader_meta(c).get("grade_id"): c.source for c in submission.cells
+               if c.cell_type == "code" and nbgrader_meta(c).get("grade_id")}
+    cells, calls = [], []
+    for exercise in chosen:
+        if exercise.grade_id in answers:
+            cells.append(answers[exercise.grade_id])
+        for hidden in (False, True):
+            for call in observe.bare_calls(exercise, observe.seeds_for(exercise, hidden, key.seed)):
+                calls.append({**call, "case": f"{gradeid.test_cell(exercise.grade_id, hidden)}/{call['case']}"})
+    return wire.Plan(key.assignment, [], bare=bare.job(cells, calls))
+
+
+def _bare_observations(result: wire.JobResult | None, plan: wire.Plan | None) -> dict[str, observe.CellObservation]:
+    """Each bare test cell's observations, read from the bare job's own report."""
+    if plan is None:
+        return {}
+    calls = plan.bare["calls"]
+    results = bare.read_results(result.report) if result is not None else []
+    why = None if result is None or not result.reason else result.reason
+    found = {}
+    for test_cell in dict.fromkeys(call["case"].split("/", 1)[0] for call in calls):
+        mine = [{**c, "case": c["case"].split("/", 1)[1]} for c in calls if c["case"].startswith(test_cell + "/")]
+        got = [{**r, "case": r["case"].split("/", 1)[1]} for r in results
+               if type(r.get("case")) is str and r["case"].startswith(test_cell + "/")]
+        seen = observe.bare_observation(got, mine)
+        if why and seen.unfinished:
+            seen = observe.CellObservation(seen.cases, seen.missing, seen.rejected, why)
+        found[test_cell] = seen
+    return found
+
+
+def judge(result: wire.JobResult, student_edition: nbformat.NotebookNode, key: Key,
+          bare_result: wire.JobResult | None = None, bare_job: wire.Plan | None = None) -> Verdict:
+    """Verdicts on every test cell of the student edition from one sandbox result (and the bare
+    job's, when the assignment has one)."""
     reports = wire.Reports.read(result.report)
+    bare_seen = _bare_observations(bare_result, bare_job)
     why = result.reason or ("" if reports.ended else f"the notebook stopped early ({result.status})")
     verdict = Verdict(seconds=result.seconds)
     if why:
@@ -119,17 +176,26 @@ def judge(result: wire.JobResult, student_edition: nbformat.NotebookNode, key: K
         if not is_test_cell(cell):
             continue
         exercise = key.exercises.get(gradeid.exercise_of(grade_id))
+        hidden = gradeid.is_hidden(grade_id)
         if exercise is None:
             verdict.tests[grade_id] = TestCell(grade_id, not_run="this test cell has no declared cases to grade it")
             verdict.problems.append(f"{grade_id}: no declared cases")
+        elif grade_id in bare_seen:
+            verdict.tests[grade_id] = TestCell(grade_id, judging.judge_cell(
+                exercise, hidden, bare_seen[grade_id], key.expected[exercise.grade_id, hidden]))
         elif grade_id not in reports.probes:
             verdict.tests[grade_id] = TestCell(grade_id, not_run=f"not run: {why or 'the test cell is missing'}")
         else:
             report = reports.probes[grade_id]
-            seen = report.observation or CellObservation(unfinished=report.failed)
-            hidden = gradeid.is_hidden(grade_id)
-            verdict.tests[grade_id] = TestCell(
-                grade_id, judge_cell(exercise, hidden, seen, key.expected[exercise.grade_id, hidden]))
+            if key.split:
+                seen = report.observation if isinstance(report.observation, observe.CellObservation) \
+                    else observe.CellObservation(unfinished=report.failed or "the checks reported nothing readable")
+                decided = judging.judge_cell(exercise, hidden, seen, key.expected[exercise.grade_id, hidden])
+            else:
+                seen = report.observation if isinstance(report.observation, CellObservation) \
+                    else CellObservation(unfinished=report.failed)
+                decided = judge_cell(exercise, hidden, seen, key.expected[exercise.grade_id, hidden])
+            verdict.tests[grade_id] = TestCell(grade_id, decided)
     return verdict
 
 

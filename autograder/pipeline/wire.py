@@ -245,6 +245,58 @@ def decode_observation(message: Any) -> CellObservation:
     return CellObservation(cases, *(_optional_text(message.get(k)) for k in ("missing", "rejected", "unfinished")))
 
 
+def encode_seen_cell(seen: Any) -> dict:
+    """A test cell's observations (:class:`autograder.observe.CellObservation`) as tagged JSON,
+    one tensor blob for all its values."""
+    from autograder import codec
+
+    tensors: list = []
+    cases = {name: [{"value": codec.encode_into(s.value, tensors), "raised": list(s.raised) if s.raised else None,
+                     "unanswered": s.unanswered} for s in points] for name, points in seen.cases.items()}
+    message: dict = {"points": cases, "missing": seen.missing, "rejected": seen.rejected,
+                     "unfinished": seen.unfinished}
+    try:
+        return codec.attach_tensors(message, tensors)
+    except codec.WireError:
+        return {"points": {}, "missing": None, "rejected": None,
+                "unfinished": "the answer's tensors were too large to report"}
+
+
+def decode_seen_cell(message: Any) -> Any:
+    """Read what :func:`encode_seen_cell` wrote (trusted side; every field is checked).
+
+    Raises:
+        WireError: when the message is not well-formed.
+    """
+    from autograder import codec
+    from autograder.observe import CellObservation, Seen
+
+    if type(message) is not dict or type(message.get("points")) is not dict:
+        raise WireError("observations must be an object with points")
+    try:
+        tensors = codec.load_tensors(message.get("tensors"))
+        counter = [0]
+        cases: dict[str, list[Seen]] = {}
+        for name, points in message["points"].items():
+            if type(points) is not list:
+                raise WireError("malformed observation")
+            found = []
+            for item in points[:10_000]:
+                if type(item) is not dict:
+                    raise WireError("malformed observation")
+                raised = item.get("raised")
+                if raised is not None:
+                    if type(raised) is not list or len(raised) != 2 or not all(type(r) is str for r in raised):
+                        raise WireError("malformed exception")
+                    raised = (raised[0][:200], raised[1][:2000])
+                found.append(Seen(codec.decode_from(item.get("value"), tensors, counter), raised,
+                                  item.get("unanswered") is True))
+            cases[str(name)[:200]] = found
+    except codec.WireError as err:
+        raise WireError(str(err)) from err
+    return CellObservation(cases, *(_optional_text(message.get(k)) for k in ("missing", "rejected", "unfinished")))
+
+
 def _optional_text(value: Any) -> str | None:
     if value is None:
         return None
@@ -275,16 +327,18 @@ class ProbeStep:
 
 @dataclass(frozen=True)
 class Plan:
-    """What the sandbox runs for one submission, in order."""
+    """What the sandbox runs for one submission, in order; or, when ``bare`` is set, the job of a
+    bare interpreter (:mod:`autograder.bare`) that runs answer cells without torch."""
 
     assignment: str
     steps: list[CodeStep | ProbeStep]
     probe_seconds: float = 60.0
     output_limit: int = 64 * 2**10
+    bare: dict | None = None
 
     def to_json(self) -> dict:
         return {"assignment": self.assignment, "probe_seconds": self.probe_seconds,
-                "output_limit": self.output_limit,
+                "output_limit": self.output_limit, "bare": self.bare,
                 "steps": [{"kind": "probe" if isinstance(s, ProbeStep) else "code", **asdict(s)} for s in self.steps]}
 
     @classmethod
@@ -293,7 +347,8 @@ class Plan:
         for step in data["steps"]:
             kind = step.pop("kind")
             steps.append(ProbeStep(**step) if kind == "probe" else CodeStep(**step))
-        return cls(data["assignment"], steps, float(data["probe_seconds"]), int(data["output_limit"]))
+        return cls(data["assignment"], steps, float(data["probe_seconds"]), int(data["output_limit"]),
+                   data.get("bare"))
 
 
 @dataclass(frozen=True)
@@ -410,7 +465,9 @@ def cell_line(report: CellReport) -> dict:
 def probe_line(report: ProbeReport) -> dict:
     if report.observation is None:
         return {"probe": report.probe, "failed": report.failed or "the checks did not report"}
-    return {"probe": report.probe, "observation": encode_observation(report.observation)}
+    if isinstance(report.observation, CellObservation):
+        return {"probe": report.probe, "observation": encode_observation(report.observation)}
+    return {"probe": report.probe, "observed": encode_seen_cell(report.observation)}
 
 
 END = {"end": True}
@@ -458,6 +515,11 @@ def _outputs(outputs: Any) -> list[Stream | Error]:
 
 
 def _probe(message: dict) -> ProbeReport:
+    if "observed" in message:
+        try:
+            return ProbeReport(message["probe"], decode_seen_cell(message["observed"]))
+        except WireError as err:
+            return ProbeReport(message["probe"], failed=f"unreadable observations: {err}")
     if "observation" in message:
         try:
             return ProbeReport(message["probe"], decode_observation(message["observation"]))

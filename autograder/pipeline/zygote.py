@@ -26,6 +26,7 @@ import signal
 import sys
 import time
 
+from autograder import bare
 from autograder.pipeline import confine, wire
 from autograder.pipeline.prefix import Holders
 
@@ -44,7 +45,9 @@ def warm() -> None:
     import torch.distributed  # noqa: F401
     import torch.nn  # noqa: F401
 
+    import autograder.cases  # noqa: F401
     import autograder.checks  # noqa: F401
+    import autograder.observe  # noqa: F401
     import autograder.pipeline.runner  # noqa: F401
 
     try:
@@ -97,6 +100,40 @@ def run_job(job: wire.Job, uid: int, gid: int) -> wire.JobResult:
             sys.stderr = os.fdopen(2, "w", buffering=1, closefd=False)
             run_plan(job.plan, report_w)
             os._exit(0)
+        except BaseException:  # noqa: BLE001 - whatever happens, the child never returns
+            os._exit(70)
+    os.close(report_w)
+    os.close(output_w)
+    return _supervise(pid, uid, report_r, output_r, limits)
+
+
+def run_bare(job: wire.Job, uid: int, gid: int) -> wire.JobResult:
+    """Fork, confine and exec a bare interpreter (:mod:`autograder.bare`) on the job's answer cells.
+
+    The child hides, besides what every sandbox hides, every site-packages folder and the course's
+    packages, then replaces itself with ``python -I -S``: nothing of this process (torch, the
+    course's modules, earlier jobs) survives into the interpreter that runs the answer, and nothing
+    it could import would find them. Its results are the lines it writes to the report pipe.
+    """
+    limits = confine.Limits(**job.limits)
+    report_r, report_w = os.pipe()
+    output_r, output_w = os.pipe()
+    python = os.path.realpath(sys.executable)
+    program = json.dumps(job.plan.bare)
+    pid = os.fork()
+    if pid == 0:  # the child: confine, then become the bare interpreter; never returns
+        try:
+            os.close(report_r)
+            os.close(output_r)
+            os.dup2(report_w, 1)
+            os.dup2(output_w, 2)
+            confine.close_descriptors_except()
+            os.setsid()
+            confine.confine(uid, gid, limits, job.hide + confine.bare_hidden())
+            with open("job.json", "w", encoding="utf-8") as handle:
+                handle.write(program)
+            os.dup2(os.open("job.json", os.O_RDONLY), 0)
+            os.execve(python, bare.command(python), os.environ)
         except BaseException:  # noqa: BLE001 - whatever happens, the child never returns
             os._exit(70)
     os.close(report_w)
@@ -194,6 +231,11 @@ def main() -> int:
 def run(job: wire.Job, holders: Holders, uid: int, gid: int) -> wire.JobResult:
     """Run a job from its chapter's prefix when it can, otherwise from the top; either way no
     process of the sandbox user outlives it."""
+    if job.plan.bare is not None:
+        result = run_bare(job, uid, gid)
+        confine.kill_all(uid)
+        confine.reap()
+        return result
     forked = holders.run(job)
     if isinstance(forked, wire.JobResult):
         confine.kill_all(uid)

@@ -154,10 +154,10 @@ RIGHT = {
         ("aten-chunks", CAN_VIEW_ATEN_CHUNKS),
     ],
     "views-selftest": [
-        ("literal", 'SELFTEST = {"q1": (1, 5), "q2": 8, "q3": False, "q4": 4, "q5": False, "q6": (2, 2), "q7": False}'),
+        ("literal", 'SELFTEST = {"q1": (1, 5), "q2": 8, "q3": False, "q4": 4, "q5": False, "q6": (2, 2), "q7": 12}'),
         ("computed", 'SELFTEST = {"q1": torch.zeros(3, 5).T.stride(), '
                      '"q2": torch.arange(32.).view(4, 8)[1:].storage_offset(), "q3": False, "q4": 4, '
-                     '"q5": False, "q6": (2, 2), "q7": False}'),
+                     '"q5": False, "q6": (2, 2), "q7": torch.arange(3.).unsqueeze(1).expand(3, 4).contiguous().numel()}'),
     ],
 }
 
@@ -224,7 +224,7 @@ WRONG = {
                        "    return t.is_contiguous() and math.prod(shape) == t.numel()", None),
         ("numel-only", "import math\n\n\ndef can_view(t, shape):\n"
                        "    shape = [t.numel() // -math.prod(shape) if s == -1 else s for s in shape]\n"
-                       "    return math.prod(shape) == t.numel()", None),
+                       "    return math.prod(shape) == t.numel()", "count-only"),
         ("contiguous-with-minus-one", "import math\n\n\ndef can_view(t, shape):\n"
                                       "    known = math.prod(s for s in shape if s != -1)\n"
                                       "    if shape.count(-1) > 1 or known == 0 or t.numel() % known:\n"
@@ -237,7 +237,8 @@ WRONG = {
         ("offset-in-rows", _with(SELFTEST, q2=1), "offset-in-rows"),
         ("contiguous-shares", _with(SELFTEST, q3=True), "contiguous-shares"),
         ("written-where-b-reads", _with(SELFTEST, q6=(1, 2)), "row-major-8"),
-        ("reshape-promises-view", _with(SELFTEST, q7=True), "reshape-promises"),
+        ("narrowed-columns-merge", _with(SELFTEST, q5=True), "columns-merge"),
+        ("contiguous-keeps-stride-zero", _with(SELFTEST, q7=3), "contiguous-keeps-expand"),
         ("index-as-list", _with(SELFTEST, q6=[2, 2]), None),
     ],
 }

@@ -1,10 +1,10 @@
-"""Answers learners write for the closed-book companion of Chapter 1, right and wrong.
+"""Answers learners write for the closed-book companion of Chapter 1 — right, wrong and gaming.
 
 An answer defines all four functions; each wrong answer gets one of them wrong the way a learner
-would, and names the misconception message its test cells must report.
+would, and names the misconception (a model of ``answer_key.views_closed_book``) its feedback
+must name, or None. ``EXPLOITS`` try to earn points without the rule; none may score more than
+the untouched answer.
 """
-
-from autograder.views_closed_book import MESSAGES
 
 CONTIGUOUS = '''
 def contiguous_stride(shape):
@@ -102,31 +102,51 @@ WRONG = {
                                                   "        strides.append(run)\n"
                                                   "        run *= size\n"
                                                   "    return tuple(strides)"),
-         MESSAGES["column_major"]),
+         "column-major"),
         ("transpose-swaps-shape-only", answer(transposed="def transposed(shape, stride, d0, d1):\n"
                                                          "    shape = list(shape)\n"
                                                          "    shape[d0], shape[d1] = shape[d1], shape[d0]\n"
                                                          "    return tuple(shape), tuple(stride)"),
-         MESSAGES["shape_only"]),
-        ("slice-ignores-step", answer(sliced=SLICED.replace("    stride[dim] *= step\n", "")),
-         MESSAGES["step"]),
-        ("offset-by-start", answer(sliced=SLICED.replace("start * stride[dim]", "start")),
-         MESSAGES["offset_by_start"]),
+         "transpose-moves-sizes-only"),
+        ("slice-ignores-step", answer(sliced=SLICED.replace("    stride[dim] *= step\n", "")), "step-ignored"),
+        ("offset-by-start", answer(sliced=SLICED.replace("start * stride[dim]", "start")), "offset-by-start"),
         ("floor-size", answer(sliced=SLICED.replace("(stop - start + step - 1) // step", "(stop - start) // step")),
-         MESSAGES["floor_size"]),
+         "floor-size"),
         ("expand-keeps-strides", answer(expanded=EXPANDED.replace("strides.append(0)", "strides.append(step)")),
-         MESSAGES["expand_keeps"]),
+         "expand-keeps-strides"),
+        ("lists", answer(transposed=TRANSPOSED.replace("return tuple(shape), tuple(stride)", "return shape, stride")),
+         None),
+        ("expand-keeps-minus-one", answer(expanded=EXPANDED.replace(
+            "        if new == -1 or new == size:\n            sizes.append(size)",
+            "        if new == -1 or new == size:\n            sizes.append(new)")),
+         "minus-one-kept"),
+    ],
+}
+
+EXPLOITS = {
+    "views-reproduce": [
         ("asks-torch", answer(expanded="import torch\n\n\n"
                                        "def expanded(shape, stride, new_shape):\n"
                                        "    t = torch.empty(10_000).as_strided(shape, stride)\n"
                                        "    e = t.expand(new_shape)\n"
-                                       "    return tuple(e.shape), e.stride()"),
-         "the answer asks torch for it (it calls"),
-        ("lists", answer(transposed=TRANSPOSED.replace("return tuple(shape), tuple(stride)", "return shape, stride")),
-         MESSAGES["tuples"]),
-        ("expand-keeps-minus-one", answer(expanded=EXPANDED.replace(
-            "        if new == -1 or new == size:\n            sizes.append(size)",
-            "        if new == -1 or new == size:\n            sizes.append(new)")),
-         MESSAGES["minus_one"]),
+                                       "    return tuple(e.shape), e.stride()")),
+        ("numpy-strides", "import numpy as np\n\n\n"
+                          "def contiguous_stride(shape):\n"
+                          "    return tuple(s // 8 for s in np.empty(shape).strides)\n\n\n"
+                          "def transposed(shape, stride, d0, d1):\n"
+                          "    a = np.lib.stride_tricks.as_strided(np.empty(10_000), shape, [8 * s for s in stride])\n"
+                          "    t = np.swapaxes(a, d0, d1)\n"
+                          "    return t.shape, tuple(s // 8 for s in t.strides)\n\n\n"
+                          "def sliced(shape, stride, offset, dim, start, stop, step):\n"
+                          "    raise NotImplementedError\n\n\n"
+                          "def expanded(shape, stride, new_shape):\n"
+                          "    a = np.lib.stride_tricks.as_strided(np.empty(10_000), shape, [8 * s for s in stride])\n"
+                          "    e = np.broadcast_to(a, [n if n != -1 else s for n, s in zip(new_shape, shape)])\n"
+                          "    return e.shape, tuple(s // 8 for s in e.strides)\n"),
+        ("form-only", "def contiguous_stride(shape):\n    return tuple(1 for _ in shape)\n\n\n"
+                      "def transposed(shape, stride, d0, d1):\n    return tuple(shape), tuple(stride)\n\n\n"
+                      "def sliced(shape, stride, offset, dim, start, stop, step):\n"
+                      "    return tuple(shape), tuple(stride), offset\n\n\n"
+                      "def expanded(shape, stride, new_shape):\n    return tuple(shape), tuple(stride)\n"),
     ],
 }
