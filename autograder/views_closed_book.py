@@ -22,7 +22,7 @@ from autograder.values import AGREE
 
 Shape = tuple[int, ...]
 FUNCTIONS = ("contiguous_stride", "transposed", "sliced", "expanded")
-ANSWER = "{" + ", ".join(f'"{name}": {name}' for name in FUNCTIONS) + "}"
+ANSWER = "{\n" + "".join(f'    "{name}": {name},\n' for name in FUNCTIONS) + "}"
 
 
 # ------------------------------------------------------------------------------ drawn inputs
