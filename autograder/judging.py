@@ -99,6 +99,7 @@ class CellVerdict:
     verdicts: list[CaseVerdict]
     note: str | None = None
     says: dict[str, str] = field(default_factory=dict)
+    catalogued: bool = False  # the checks have models of mistakes to name
 
     @property
     def earned(self) -> int:
@@ -133,7 +134,7 @@ class CellVerdict:
         lines += [f"✗ {v.line}" for v in wrong]
         said = list(dict.fromkeys(v.misconception for v in wrong if v.misconception is not None))
         lines += [f"Your answer behaves as if {self.says[name]}" for name in said]
-        if not said and self.says and any(v.judged for v in wrong):
+        if not said and self.catalogued and any(v.judged for v in wrong):
             lines.append("These results match none of the common mistakes.")
         return "\n".join([header, *lines])
 
@@ -175,7 +176,8 @@ def judge_cell(exercise: Exercise, hidden: bool, seen: CellObservation, key: Cel
                 verdict.misconception = next((name for name in detected if _explains(case, seen.cases[case.name],
                                                                                      key[case.name], name)), None)
             says.update({name: text for name, text in key[case.name].says.items() if name in detected})
-    return CellVerdict(exercise, hidden, verdicts, says=says)
+    catalogued = any(key[c.name].says for c in cases)
+    return CellVerdict(exercise, hidden, verdicts, says=says, catalogued=catalogued)
 
 
 def judge_case(case: Case, seen: list[Seen] | None, key: CaseKey, unfinished: str | None = None) -> CaseVerdict:

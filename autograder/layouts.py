@@ -52,10 +52,10 @@ def drawn_tensor(draw: Draw, dims: int, low: int = 2, high: int = 5, ones: int =
     target = draw.integer(0, dims - 2) if dims > 1 else 0
     if long:
         sizes[target] = long
-    factor = draw.integer(1, 3) if step else 1
+    factor = draw.sized(1, 3) if step else 1
     stepped = draw.integer(0, dims - 1)
     storage_sizes = [size * factor if index == stepped else size for index, size in enumerate(sizes)]
-    lead = draw.integer(0, 7)
+    lead = draw.sized(0, 7)
     count = 1
     for size in storage_sizes:
         count *= size

@@ -50,15 +50,15 @@ def transposed_inputs(dims: int, negative: bool) -> Callable[[Draw], tuple]:
 
 
 def sliced_inputs(dims: int, negative: bool, empty: bool = False) -> Callable[[Draw], tuple]:
-    """A slice of a long dimension with stride > 1, from ``start >= 1``, whose length is not a
+    """A slice along a dimension with stride > 1, from ``start >= 1``, whose length is not a
     multiple of its step: every shortcut of the rule gives another layout."""
 
     def recipe(draw: Draw) -> tuple:
         count = draw.sized(2, dims) if draw.size is not None else dims
-        t, dim = drawn_tensor(draw, count, long=10)
-        shape, stride, offset = header(t)
-        step, length, start = draw.integer(2, 3), draw.integer(2, 3), draw.integer(1, 2)
+        step, length, start = draw.sized(2, 3), draw.sized(2, 3), draw.sized(1, 2)
         stop = start if empty else start + (length - 1) * step + draw.integer(1, step - 1)
+        t, dim = drawn_tensor(draw, count, long=stop + draw.sized(0, 2))
+        shape, stride, offset = header(t)
         return shape, stride, offset, dim - count if negative else dim, start, stop, step
 
     return recipe

@@ -130,3 +130,32 @@ def test_every_shares_storage_relation_is_drawn_afresh_per_seed():
     case = next(c for c in shares.cases if c.name == "offset-view")
     assert {tuple(case.build(seed)[0].shape) for seed in range(20)} != {tuple(case.build(0)[0].shape)}
     assert Draw(3).sized(1, 9) == Draw(3).sized(1, 9)
+
+
+# Each self-test question's own expression: none may be run, printed or stated outside the self-test.
+QUESTION_EXPRESSIONS = ["torch.zeros(3, 5)", "view(4, 8)[1:]", "torch.zeros(4).expand(3, 4)", "view(3, 4)[:, 1:3]",
+                        "b[1][2]", "unsqueeze(1).expand(3, 4)"]
+
+
+def _page(leaving_out: set[str]) -> tuple[str, str]:
+    """The chapter's sources and its stored outputs, without the cells named."""
+    notebook = nbformat.read(Path(__file__).parents[1] / "notebooks/views/views.ipynb", as_version=4)
+    kept = [c for c in notebook.cells if c.metadata["nbgrader"]["grade_id"] not in leaving_out]
+    outputs = "\n".join(str(o.get("text", "")) + str(o.get("data", {}).get("text/plain", ""))
+                        for c in kept for o in c.get("outputs", []))
+    return "\n".join(c.source for c in kept), outputs
+
+
+def test_no_cell_prints_the_strides_the_warm_up_asks_for():
+    from answer_key.views import _strides
+
+    _sources, outputs = _page({"views-strides"})
+    for key, stride in _strides().items():
+        if key != "contiguous":
+            assert str(stride) not in outputs, key
+
+
+def test_no_self_test_question_is_run_or_stated_outside_the_self_test():
+    sources, outputs = _page({"views-selftest-task", "views-selftest"})
+    for expression in QUESTION_EXPRESSIONS:
+        assert expression not in sources + outputs, expression
