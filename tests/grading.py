@@ -12,6 +12,7 @@ than the student who left the release untouched, through nbgrader and through th
 from __future__ import annotations
 
 import importlib
+import json
 import linecache
 import shutil
 from dataclasses import dataclass
@@ -29,11 +30,13 @@ from autograder.pipeline.course import Course, nbgrader_meta
 from autograder.pipeline.flags import Flag
 from autograder.pipeline.grade import autograde, scores
 from autograder.pipeline.sandboxed import grade_chapter
+from tests import forger
 from tests.cases import split, student_edition_cells
 from tests.submissions import submit
 
 SEED = 20261201
 UNTOUCHED = "untouched"
+FORGER = "forger"
 
 
 def exercises(chapter: str) -> dict:
@@ -187,12 +190,13 @@ class ChapterGrading:
             sources[f"wrong-{i}"] = {g: answers.WRONG[g][i][1] if i < len(answers.WRONG.get(g, []))
                                      else cls.reference(g) for g in grade_ids}
         found = getattr(answers, "EXPLOITS", {})
-        if found:
-            edition = student_edition_cells(chapter)
-            sources[UNTOUCHED] = {g: edition[g] for g in grade_ids}
         for i in range(max((len(v) for v in found.values()), default=0)):
             sources[f"exploit-{i}"] = {g: found[g][i][1] if i < len(found.get(g, [])) else cls.reference(g)
                                        for g in grade_ids}
+        if split(chapter):
+            edition = student_edition_cells(chapter)
+            sources[UNTOUCHED] = {g: edition[g] for g in grade_ids}
+            sources[FORGER] = {**sources[UNTOUCHED], grade_ids[0]: forger.SOURCE}
         for student, answered in sources.items():
             submit(released_course, chapter, student, answered)
         cls.submit_more(released_course)
@@ -253,7 +257,12 @@ class ChapterGrading:
                     for student, cells in graded.table.items() for cell, score in cells.items()
                     if (score == full[cell]) != (sandboxed[student].get(cell) == full[cell])}
         assert not disagree, f"(student, cell): (nbgrader, sandbox) {disagree}"
-        for student in [s for s in sandboxed if s.startswith("exploit-")]:
+        if FORGER in outcome.decided:
+            report = outcome.decided[FORGER].outputs.get(forger.FINDINGS)
+            assert report, "the forger's search did not run at the moment the checks ran"
+            findings = json.loads(report[0]["text"])
+            assert findings == {"searched": True, "found": []}, findings
+        for student in [s for s in sandboxed if s.startswith(("exploit-", FORGER))]:
             for grade_id in exercises(self.CHAPTER):
                 mine = sum(v for c, v in sandboxed[student].items() if c.startswith(f"{grade_id}-tests"))
                 baseline = sum(v for c, v in sandboxed[UNTOUCHED].items() if c.startswith(f"{grade_id}-tests"))

@@ -1,8 +1,10 @@
 """The class report: per exercise, how the scores spread and which misconceptions are most frequent.
 
 Read from nbgrader's gradebook (scores, manual grades included) and from the autograded notebooks
-(the misconception each failed test cell named). Written to ``reports/<chapter>/`` as CSV, one PNG
-per view and an ``index.html`` that shows them together.
+(the misconception each failed test cell named, and whether the answer was there at all). What
+nobody tried is not a misconception: an exercise left as released counts as *not answered*, in a
+bar and a column of its own. Written to ``reports/<chapter>/`` as CSV, one PNG per view and an
+``index.html`` that shows them together.
 """
 
 from __future__ import annotations
@@ -15,12 +17,23 @@ from pathlib import Path
 import nbformat
 from nbgrader.api import Gradebook, MissingEntry
 
-from autograder.checks import exercises
+from autograder import cases
 from autograder.gradeid import exercise_of
 from autograder.pipeline.course import Course, nbgrader_meta
 
-MARK = "Misconception: "
+MARK = "Your answer behaves as if "
+UNANSWERED = "is not answered yet."
+NOT_ANSWERED = "(not answered)"
 TOP = 5
+
+
+def exercises(chapter: str) -> dict:
+    declared = cases.exercises(chapter)
+    if declared:
+        return declared
+    from autograder.checks import exercises as declared_before
+
+    return declared_before(chapter)
 
 
 def class_report(course: Course, chapter: str, db: str | None = None) -> Path:
@@ -35,18 +48,20 @@ def class_report(course: Course, chapter: str, db: str | None = None) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     grade_ids = list(exercises(chapter))
     earned = _scores(course, chapter, db or course.gradebook_url, grade_ids)
-    counts = _misconceptions(course, chapter, list(earned))
+    counts, unanswered = _misconceptions(course, chapter, list(earned))
 
     with (folder / "scores.csv").open("w", newline="") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["student", "exercise", "score", "max_score"])
+        writer.writerow(["student", "exercise", "score", "max_score", "answered"])
         for student, row in sorted(earned.items()):
-            writer.writerows([student, g, *row[g]] for g in grade_ids)
+            writer.writerows([student, g, *row[g], "no" if student in unanswered[g] else "yes"] for g in grade_ids)
     with (folder / "misconceptions.csv").open("w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(["exercise", "misconception", "students"])
         for grade_id in grade_ids:
             writer.writerows([grade_id, text, n] for text, n in counts[grade_id].most_common())
+            if unanswered[grade_id]:
+                writer.writerow([grade_id, NOT_ANSWERED, len(unanswered[grade_id])])
 
     figures = []
     for grade_id in grade_ids:
@@ -57,8 +72,9 @@ def class_report(course: Course, chapter: str, db: str | None = None) -> Path:
         left.set(title=f"{grade_id}: score of {len(values)} students", xlabel=f"points (of {top:g})",
                  ylabel="students")
         common = counts[grade_id].most_common(TOP)[::-1]
-        right.barh([_short(t) for t, _ in common], [n for _, n in common], color="#dd8452")
-        right.set(title="most frequent misconceptions", xlabel="students")
+        bars = [(NOT_ANSWERED, len(unanswered[grade_id]), "#8c8c8c")] + [(t, n, "#dd8452") for t, n in common]
+        right.barh([_short(t) for t, _, _ in bars], [n for _, n, _ in bars], color=[c for _, _, c in bars])
+        right.set(title="not answered, and the most frequent misconceptions", xlabel="students")
         right.tick_params(axis="y", labelsize=7)
         for axis in (left.yaxis, right.xaxis):  # counts of students are whole numbers
             axis.set_major_locator(MaxNLocator(integer=True))
@@ -66,7 +82,7 @@ def class_report(course: Course, chapter: str, db: str | None = None) -> Path:
         name = f"{grade_id}.png"
         figure.savefig(folder / name, dpi=90)
         plt.close(figure)
-        figures.append((grade_id, name, common[::-1]))
+        figures.append((grade_id, name, [(NOT_ANSWERED, len(unanswered[grade_id])), *common[::-1]]))
     index = folder / "index.html"
     index.write_text(_page(chapter, len(earned), figures))
     return index
@@ -91,9 +107,11 @@ def _scores(course: Course, chapter: str, db: str, grade_ids: list[str]) -> dict
     return table
 
 
-def _misconceptions(course: Course, chapter: str, students: list[str]) -> dict[str, Counter]:
-    """How many students got each misconception, per exercise (a student counts once per message)."""
+def _misconceptions(course: Course, chapter: str, students: list[str]) -> tuple[dict[str, Counter], dict[str, set]]:
+    """Per exercise: how many students got each misconception (a student counts once per message),
+    and which students left it unanswered (every check said so)."""
     counts: dict[str, Counter] = {g: Counter() for g in exercises(chapter)}
+    unanswered: dict[str, set] = {g: set() for g in counts}
     for student in students:
         path = course.autograded / student / chapter / f"{chapter}.ipynb"
         if not path.exists():
@@ -104,12 +122,15 @@ def _misconceptions(course: Course, chapter: str, students: list[str]) -> dict[s
             if exercise not in counts:
                 continue
             for output in cell.get("outputs", []):
-                for line in output.get("evalue", "").splitlines():
-                    if line.strip().startswith(MARK):
-                        seen.setdefault(exercise, set()).add(line.strip().removeprefix(MARK))
+                lines = [line.strip() for line in output.get("evalue", "").splitlines() if line.strip()]
+                if lines and all(line.endswith(UNANSWERED) for line in lines):
+                    unanswered[exercise].add(student)
+                for line in lines:
+                    if line.startswith(MARK):
+                        seen.setdefault(exercise, set()).add(line.removeprefix(MARK))
         for exercise, texts in seen.items():
             counts[exercise].update(texts)
-    return counts
+    return counts, unanswered
 
 
 def _short(text: str, limit: int = 70) -> str:
