@@ -131,7 +131,7 @@ class CellVerdict:
         wrong = [v for v in failed if not v.unanswered]
         header = (f"{self.exercise.grade_id} ({', '.join(self.exercise.subjects)}): {len(failed)} of "
                   f"{len(self.verdicts)} checks failed, {self.earned} of {self.possible} points.")
-        lines += [f"✗ {v.line}" for v in wrong]
+        lines += list(dict.fromkeys(f"✗ {v.line}" for v in wrong))  # checks that fail on one input say it once
         said = list(dict.fromkeys(v.misconception for v in wrong if v.misconception is not None))
         lines += [f"Your answer behaves as if {self.says[name]}" for name in said]
         if not said and self.catalogued and any(v.judged for v in wrong):

@@ -67,7 +67,7 @@ for _expression, _hidden in MORE_EXPRESSIONS.items():
 
 
 # --------------------------------------------------------------------------- views-shares-storage
-def inputs_left_alone(answer: Callable[..., Any], a: torch.Tensor, b: torch.Tensor) -> dict[str, Any]:
+def inputs_left_alone(answer: Callable[..., Any], a: torch.Tensor, b: torch.Tensor, _how: str) -> dict[str, Any]:
     """Call ``answer(a, b)``; report what it returned and whether it left both tensors as they were
     (values and version counters: a write, even one undone, bumps the counter)."""
     before = [(t.detach().clone(), t._version) for t in (a, b)]
@@ -80,53 +80,53 @@ def inputs_left_alone(answer: Callable[..., Any], a: torch.Tensor, b: torch.Tens
 Pair = Callable[[torch.Tensor], tuple[torch.Tensor, torch.Tensor]]
 
 
-def _pair(relation: Pair, dims: tuple[int, int] = (1, 3), numpy: bool = False) -> Callable[[Draw], tuple]:
-    """Inputs ``(a, b)``: a drawn tensor and the tensor ``relation`` makes from it."""
+def _pair(relation: Pair, how: str, dims: tuple[int, int] = (1, 3)) -> Callable[[Draw], tuple]:
+    """Inputs ``(a, b, how)``: a drawn tensor ``t``, the pair ``relation`` makes from it, and how."""
 
     def recipe(draw: Draw) -> tuple:
         shape = draw.shape(draw.sized(*dims), 2, 6)
         t = torch.arange(float(np.prod(shape))).view(shape) + draw.integer(0, 9)
-        return relation(t)
+        return (*relation(t), f"{how}, t of shape {tuple(shape)}")
 
     return recipe
 
 
-def _show_shape(inputs: tuple) -> str:
-    a, b = inputs
-    return f"a of shape {tuple(a.shape)}, b of shape {tuple(b.shape)}"
-
-
 SHARES_CASES: dict[str, tuple[str, Pair, bool, int]] = {
-    # name: (how b is made from a drawn t, the relation, hidden, points)
-    "offset-view": ("shares_storage(t, t[1:])", lambda t: (t, t[1:]), False, 1),
-    "siblings": ("shares_storage(t[0], t[-1])", lambda t: (t[0], t[-1]), False, 1),
-    "detach": ("shares_storage(t, t.detach())", lambda t: (t.requires_grad_(), t.detach()), False, 1),
-    "clone": ("shares_storage(t, t.clone())", lambda t: (t, t.clone()), False, 1),
-    "equal-values": ("shares_storage(t, torch.ones_like(t) * t)", lambda t: (t, torch.ones_like(t) * t), False, 1),
-    "numpy-round-trip": ("shares_storage(t, torch.from_numpy(t.numpy()))",
-                         lambda t: (t, torch.from_numpy(t.numpy())), False, 1),
-    "transpose": ("shares_storage(t, t.T)", lambda t: (t, t.mT if t.dim() > 1 else t.T), False, 1),
-    "advanced-index": ("shares_storage(t, t[[0, 0]])", lambda t: (t, t[[0, 0]]), True, 1),
-    "numpy-copy": ("shares_storage(torch.from_numpy(a), torch.tensor(a))",
+    # name: (how the pair is made from a drawn t, the relation, hidden, points)
+    "offset-view": ("a = t, b = t[1:]", lambda t: (t, t[1:]), False, 1),
+    "siblings": ("a = t[0], b = t[-1]", lambda t: (t[0], t[-1]), False, 1),
+    "detach": ("a = t (requires grad), b = t.detach()", lambda t: (t.requires_grad_(), t.detach()), False, 1),
+    "clone": ("a = t, b = t.clone()", lambda t: (t, t.clone()), False, 1),
+    "equal-values": ("a = t, b = torch.ones_like(t) * t", lambda t: (t, torch.ones_like(t) * t), False, 1),
+    "numpy-round-trip": ("a = t, b = torch.from_numpy(t.numpy())", lambda t: (t, torch.from_numpy(t.numpy())),
+                         False, 1),
+    "transpose": ("a = t, b = t.mT", lambda t: (t, t.mT), False, 1),
+    "advanced-index": ("a = t, b = t[[0, 0]]", lambda t: (t, t[[0, 0]]), True, 1),
+    "numpy-copy": ("a = torch.from_numpy(n), b = torch.tensor(n)",
                    lambda t: (torch.from_numpy(t.numpy()), torch.tensor(t.numpy())), True, 1),
-    "contiguous-copy": ("shares_storage(t.T, t.T.contiguous())",
-                        lambda t: (t.mT, t.mT.contiguous()) if t.dim() > 1 else (t, t.clone()), True, 1),
-    "numpy-slices": ("shares_storage(torch.from_numpy(a), torch.from_numpy(a[1:]))",
-                     lambda t: (torch.from_numpy(t.numpy()), torch.from_numpy(t.numpy()[1:])), True, 2),
-    "empty-pair": ("shares_storage(torch.empty(0), torch.empty(0)) for two separate empty tensors",
+    "contiguous-copy": ("a = t.mT, b = t.mT.contiguous()", lambda t: (t.mT, t.mT.contiguous()), True, 1),
+    "numpy-slices": ("a = torch.from_numpy(n[:-1]), b = torch.from_numpy(n[1:])",
+                     lambda t: (torch.from_numpy(t.numpy()[:-1]), torch.from_numpy(t.numpy()[1:])), True, 2),
+    "empty-pair": ("a = t.new_empty(0), b = t.new_empty(0), two separate allocations",
                    lambda t: (t.new_empty((0,)), t.new_empty((0,))), True, 2),
-    "strided-views": ("shares_storage(t[:, 1::2], t[-1:, :1])",
-                      lambda t: (t[..., 1::2], t[..., -1:, :1]) if t.dim() > 1 else (t[1::2], t[-1:]), True, 1),
+    "strided-views": ("a = t[..., 1::2], b = t[..., -1:, :1]", lambda t: (t[..., 1::2], t[..., -1:, :1]), True, 1),
 }
+NEEDS_TWO_DIMENSIONS = ("transpose", "contiguous-copy", "strided-views", "siblings")
 
-# Every check also runs on a pair that shares memory and on one that does not.
-SHARING_ANCHORS = (_pair(lambda t: (t, t[..., 1:]), (1, 2)), _pair(lambda t: (t, t.clone()), (1, 2)))
+# Every check also runs, over the same drawn t, on a pair that shares memory, one that does not, and
+# a pair of storages that start at different addresses over the same bytes.
+SHARING_ANCHORS = (
+    _pair(lambda t: (t, t[..., 1:]), "a = t, b = t[..., 1:]"),
+    _pair(lambda t: (t, t.clone()), "a = t, b = t.clone()"),
+    _pair(lambda t: (torch.from_numpy(t.numpy()), torch.from_numpy(t.numpy().reshape(-1)[1:])),
+          "a = torch.from_numpy(n), b = torch.from_numpy(n.reshape(-1)[1:])"),
+)
 shares = exercise("views-shares-storage", "shares_storage", call=inputs_left_alone, returns="observation",
-                  show=_show_shape, anchors=SHARING_ANCHORS)
-for _name, (_probe, _relation, _hidden, _points) in SHARES_CASES.items():
-    _dims = (2, 3) if _name in ("transpose", "contiguous-copy", "strided-views", "siblings") else (1, 3)
-    shares.case(_name, _probe, _pair(_relation, _dims), hidden=_hidden, points=_points,
-                search=_pair(_relation, _dims), tries=4)
+                  anchors=SHARING_ANCHORS, show=lambda inputs: inputs[2])
+for _name, (_how, _relation, _hidden, _points) in SHARES_CASES.items():
+    _dims = (2, 3) if _name in NEEDS_TWO_DIMENSIONS else (1, 3)
+    shares.case(_name, "shares_storage(a, b)", _pair(_relation, _how, _dims), hidden=_hidden, points=_points,
+                search=_pair(_relation, _how, _dims), tries=4)
 
 
 # --------------------------------------------------------------------------- views-can-view

@@ -79,7 +79,7 @@ def test_every_can_view_check_runs_on_both_outcomes_whatever_its_seed():
 def test_every_shares_storage_check_runs_on_both_outcomes_whatever_its_seed():
     for case in shares.cases:
         for seed in (1, 2, 3):
-            assert {share_memory(*inputs) for inputs in case.draws(seed)} == {True, False}, case.name
+            assert {share_memory(*inputs[:2]) for inputs in case.draws(seed)} == {True, False}, case.name
 
 
 def test_a_layout_reports_what_the_tensor_reports():
@@ -125,8 +125,6 @@ def test_the_chapter_never_shows_the_expressions_outside_their_exercise():
 
 
 def test_every_shares_storage_relation_is_drawn_afresh_per_seed():
-    shapes = {tuple(SHARES_CASES["offset-view"][1](torch.zeros(s))[0].shape) for s in [(2,), (3, 2)]}
-    assert len(shapes) == 2
     case = next(c for c in shares.cases if c.name == "offset-view")
     assert {tuple(case.build(seed)[0].shape) for seed in range(20)} != {tuple(case.build(0)[0].shape)}
     assert Draw(3).sized(1, 9) == Draw(3).sized(1, 9)

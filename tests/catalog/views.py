@@ -246,7 +246,9 @@ WRONG = {
 # (label, answer source): answers that game the checks; none may score more than the untouched answer.
 EXPLOITS = {
     "views-shares-storage": [
-        ("the-page-helper", "def shares_storage(a, b):\n    return same(a, b)"),
+        ("the-page-helper", "def same(a, b):\n"
+                            "    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()\n\n\n"
+                            "def shares_storage(a, b):\n    return same(a, b)"),
         ("write-through", "def shares_storage(a, b):\n"
                           "    if a.numel() == 0 or b.numel() == 0:\n        return False\n"
                           "    with torch.no_grad():\n"
