@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from nbgrader.api import Gradebook
 
-from autograder.checks import exercises
+from autograder.cases import exercises
 from autograder.pipeline.confine import USER_PREFIX, Limits, is_root, processes_of
 from autograder.pipeline.course import ROOT, Course, nbgrader_meta
 from autograder.pipeline.grade import scores
@@ -36,6 +36,39 @@ CHAPTER = "views"
 LIMITS = Limits(wall=25, cpu=15, probe=10, flood=8 * 2**20)
 WRONG_STRIDES = WRONG["views-strides"][1][1]
 
+# At the moment a check runs, a daemon forked from the probe writes a perfect observation of a right
+# answer for that check to the grader's report, after the genuine line (or in place of it, when the
+# probe then ends its own process).
+FORGES_LATER = """
+import os, sys, time
+import autograder.observe as observing
+from autograder.cases import lookup
+from autograder.pipeline import runner, wire
+
+RIGHT = {"contiguous": (8, 1), "transpose": (1, 8), "every_other_column": (8, 2), "row_block": (8, 1),
+         "expanded": (0, 8, 1)}
+_honest = observing.observe_cell
+
+
+def _forging(exercise, answer, seeds):
+    frame = sys._getframe()
+    while frame is not None and frame.f_code.co_name != "_report_probe":
+        frame = frame.f_back
+    if frame is not None and exercise.grade_id == "views-strides":
+        step, report = frame.f_locals["step"], frame.f_locals["report"]
+        perfect = _honest(exercise, RIGHT, seeds)
+        if os.fork() == 0:
+            time.sleep(0.3)
+            runner.send(report, wire.probe_line(wire.ProbeReport(step.key, perfect)))
+            os._exit(0)
+        if {exit}:
+            os._exit(0)
+    return _honest(exercise, answer, seeds)
+
+
+observing.observe_cell = _forging
+"""
+
 # Each attack runs in the first answer cell; every other answer cell keeps its stub.
 ATTACKS = {
     "input-transformer": """
@@ -45,14 +78,15 @@ ip.input_transformers_cleanup.append(lambda lines: ["pass\\n"])
 """,
     "pre-run-cell-hook": """
 import re
-from autograder.checks import lookup
 
 
 def _answer_from_test_cell(info):
     for grade_id, name in re.findall(r'grade\\("([^"]+)",\\s*(\\w+)', info.raw_cell or ""):
+        from answer_key.keys import key_of
+        from autograder.cases import lookup
+
         exercise = lookup(grade_id)
-        value = {c.inputs()[0]: c.expect(*c.inputs()) for c in exercise.cases if c.entry}
-        get_ipython().user_ns[name] = value or (lambda *args: exercise.cases[0].expect(*args))
+        get_ipython().user_ns[name] = key_of(exercise).reference
 
 
 get_ipython().events.register("pre_run_cell", _answer_from_test_cell)
@@ -122,11 +156,12 @@ import builtins
 
 import torch
 
-import autograder.checks as checks
+import autograder
+import autograder.values as values
 
-checks.grade = lambda *args, **kwargs: None
-checks.validate = lambda *args, **kwargs: None
-checks.run = lambda *args, **kwargs: []
+autograder.grade = lambda *args, **kwargs: None
+values.validate = lambda *args, **kwargs: None
+values.equal = values.close = lambda *args, **kwargs: True
 torch.Tensor.__eq__ = lambda self, other: True
 builtins.isinstance = lambda *args: True
 builtins.AssertionError = type("Swallowed", (Exception,), {})
@@ -158,6 +193,8 @@ for pid in (-1, 1, os.getppid()):
     except OSError:
         pass
 """,
+    "forges-after-the-probe": FORGES_LATER.replace("{exit}", "False"),
+    "ends-the-probe-then-forges": FORGES_LATER.replace("{exit}", "True"),
     "forged-report": """
 import json
 import os
@@ -285,6 +322,6 @@ def test_feedback_of_an_attacker_shows_misconceptions_not_hidden_tests(graded) -
     course.nbgrader("generate_feedback", CHAPTER, "--force", "--student", "m-always-equal")
     page = (course.root / "feedback" / "m-always-equal" / CHAPTER / f"{CHAPTER}.html").read_text()
     assert "BEGIN HIDDEN TESTS" not in page and "hidden=True" not in page
-    assert "the answer has the wrong type" in page
+    assert "STRIDES must be a dict" in page and "it must be a str" in page
     graded_nb = json.loads((course.autograded / "m-always-equal" / CHAPTER / f"{CHAPTER}.ipynb").read_text())
     assert graded_nb["cells"]

@@ -59,9 +59,22 @@ def test_consecutive_probes_run_in_turn_in_one_child_that_the_notebook_never_see
 
 def test_a_probe_that_ends_its_child_ends_only_itself() -> None:
     reports = run([wire.CodeStep("a", "answer = 1"), probe("exits"), probe("after")])
-    assert "exits" not in reports.probes, "it reported nothing, so the grader marks it not run"
+    assert reports.probes["exits"].failed == "the checks ended before reporting (the answer ended its process)"
     assert seen(reports, "after") == "1 after after", "the next probe runs in a fresh child from the same state"
     assert reports.ended
+
+
+def test_a_probe_reported_twice_is_refused() -> None:
+    """A line a cell writes for a probe on the report pipe makes two lines for it with the
+    sandbox's own: the check is refused, whichever line says what."""
+    read, write = os.pipe()
+    forged = ("import json, os\n"
+              f"os.write({write}, (json.dumps({{'probe': 'later', 'failed': 'forged'}}) + '\\n').encode())\n")
+    runner.run_plan(wire.Plan("views", [wire.CodeStep("b", forged), probe("later")], 2.0), write)
+    os.close(write)
+    with os.fdopen(read, "rb") as report:
+        reports = wire.Reports.read(report.read().decode())
+    assert reports.probes["later"].failed == wire.FORGED
 
 
 def test_a_probe_that_overruns_is_stopped_and_the_next_one_still_runs() -> None:

@@ -11,8 +11,10 @@ import pickle
 import pytest
 import torch
 
-from autograder.checks import lookup
-from autograder.engine import CellObservation, Observation, Raised, judge
+from autograder.engine import CellObservation, Observation, Raised
+from autograder.judging import judge_cell
+from autograder.observe import CellObservation as Observed
+from autograder.observe import Seen
 from autograder.pipeline import wire
 from autograder.pipeline.verdict import Key
 
@@ -82,19 +84,37 @@ def test_a_pickle_in_place_of_tensors_is_refused_without_running_it() -> None:
 
 
 def test_the_checker_judges_as_the_learners_kernel_does() -> None:
-    key = Key.of("views")
-    case = next(c for c in lookup("views-strides").cases if c.name == "transpose")
-    inputs, expected = key.expected["views-strides", False]["transpose"]
+    key = Key.of("views", seed=5)
+    exercise = key.exercises["views-strides"]
+    expected = key.expected["views-strides", False]
 
-    def failure(observation):
-        return judge(case, observation, inputs, expected).failure
+    def verdict(transpose):
+        values = {"contiguous": (8, 1), "transpose": transpose, "every_other_column": (8, 2)}
+        seen = Observed({name: [Seen(value=values[name])] for name in values})
+        sent = wire.decode_seen_cell(json.loads(json.dumps(wire.encode_seen_cell(seen))))
+        return judge_cell(exercise, False, sent, expected)
 
-    assert failure(Observation((1, 8))) is None
-    assert "swaps the strides" in failure(Observation((4, 1))).misconception
-    assert "wrong type" in failure(Observation([1, 8])).misconception
-    assert "wrong type" in failure(Observation(wire.opaque("Yes", "(1, 8)"))).misconception
-    raised = failure(Observation(raised=Raised("KeyError", "'transpose'", by_torch=False)))
-    assert raised is not None and "KeyError" in raised.describe()
+    assert verdict((1, 8)).message() is None
+    assert "behaves as if the transpose wrote the data out anew" in verdict((4, 1)).message()
+    assert "it must be a tuple of Python ints" in verdict([1, 8]).message()
+    assert "it must be a tuple of Python ints" in verdict(wire.opaque("Yes", "(1, 8)")).message()
+
+
+def test_new_observations_keep_exact_types_and_exceptions_through_json() -> None:
+    seen = Observed({"a": [Seen(value={"grad": torch.arange(3.0), "n": (8, 1)}), Seen(unanswered=True)],
+                     "b": [Seen(raised=("RuntimeError", "modified by an inplace operation"))]})
+    back = wire.decode_seen_cell(json.loads(json.dumps(wire.encode_seen_cell(seen))))
+    first, second = back.cases["a"]
+    assert type(first.value["n"]) is tuple and torch.equal(first.value["grad"], torch.arange(3.0))
+    assert second.unanswered and back.cases["b"][0].raised == ("RuntimeError", "modified by an inplace operation")
+
+
+@pytest.mark.parametrize("message", [None, {"points": []}, {"points": {"a": [{"value": {"t": "none"},
+                                                                              "raised": ["E", 3]}]}},
+                                     {"points": {"a": [{"value": {"t": "bogus"}}]}}])
+def test_malformed_new_observations_are_refused(message) -> None:
+    with pytest.raises(wire.WireError):
+        wire.decode_seen_cell(message)
 
 
 def test_observations_keep_exact_types_exceptions_and_calls_through_json() -> None:

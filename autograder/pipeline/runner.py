@@ -138,9 +138,11 @@ def _probes_in_child(shell: Any, steps: list[wire.ProbeStep], assignment: str, r
             finished, overran = _await_probes(pid, progress, len(steps), seconds)
         finally:
             os.close(progress)
-        if overran:
-            late = wire.ProbeReport(steps[finished].key, failed=f"the checks did not finish within {seconds:.0f} s")
-            send(report, wire.probe_line(late))
+        if finished < len(steps):
+            # Every probe gets exactly one line: one the child could not write, the parent writes.
+            why = (f"the checks did not finish within {seconds:.0f} s" if overran
+                   else "the checks ended before reporting (the answer ended its process)")
+            send(report, wire.probe_line(wire.ProbeReport(steps[finished].key, failed=why)))
         steps = steps[finished + 1:]
 
 
