@@ -81,6 +81,13 @@ def solution_lines(chapter: str) -> list[str]:
     return lines
 
 
+def page_sentences(chapter: str, words: int = 8) -> list[str]:
+    """The sentences of a chapter's markdown (of at least ``words`` words): its account of the rules."""
+    notebook = nbformat.read(ROOT / "notebooks" / chapter / f"{chapter}.ipynb", as_version=4)
+    text = " ".join(c.source.replace("\n", " ") for c in notebook.cells if c.cell_type == "markdown")
+    return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if len(s.split()) >= words]
+
+
 class ChapterCases:
     """The in-process case tests every chapter runs; subclasses set ``CHAPTER`` and ``NAMES``."""
 
@@ -173,7 +180,9 @@ class ChapterCases:
             assert message == "\n".join(f"`{s}` is not answered yet." for s in exercise.subjects), message
             assert len(message.split()) <= 20
 
-    def test_no_message_quotes_the_solution(self, wrong_answer) -> None:
+    def test_no_message_quotes_the_solution_or_the_page(self, wrong_answer) -> None:
+        """No line of the instructor's solution, and no sentence the chapter writes (its account of
+        the rule), is in what a wrong answer is told."""
         if not split(self.CHAPTER):
             pytest.skip("declared before the split")
         grade_id, label, source, _own = wrong_answer
@@ -181,3 +190,17 @@ class ChapterCases:
         text = "\n".join(v.message() or "" for v in self.verdicts(grade_id, answer))
         quoted = [line for line in solution_lines(self.CHAPTER) if line in text]
         assert not quoted, f"{label}: the message quotes the solution: {quoted}"
+        quoted = [sentence for sentence in page_sentences(self.CHAPTER) if sentence in text]
+        assert not quoted, f"{label}: the message quotes the page: {quoted}"
+
+    def test_a_companions_visible_checks_hold_no_expected_value(self) -> None:
+        if not split(self.CHAPTER) or not self.CHAPTER.endswith("-closed-book"):
+            pytest.skip("a chapter's visible checks judge behaviour")
+        from answer_key.keys import visible_keys
+
+        for grade_id, key in visible_keys(self.CHAPTER).items():
+            exercise = cases.exercises(self.CHAPTER)[grade_id]
+            assert all(case.form and case.points == 0 for case in exercise.selected(False)), grade_id
+            for case_key in key.values():
+                assert case_key.says == {}
+                assert all(p.expected.value is None and not p.models for p in case_key.points)
