@@ -45,9 +45,13 @@ def _search():
                 hits.append(f"frame {frame.f_code.co_name}: {type(value).__name__}")
         frame = frame.f_back
     for obj in gc.get_objects():
-        module = getattr(type(obj), "__module__", "") or ""
-        owner = getattr(obj, "__module__", "") if callable(obj) else ""
-        if module.startswith(TRUSTED) or (isinstance(owner, str) and owner.startswith(TRUSTED)):
+        try:
+            module = getattr(type(obj), "__module__", "") or ""
+            owner = getattr(obj, "__module__", "") if callable(obj) else ""
+        except Exception:
+            continue
+        if (isinstance(module, str) and module.startswith(TRUSTED)) or (isinstance(owner, str)
+                                                                      and owner.startswith(TRUSTED)):
             hits.append(f"object {type(obj).__name__} of {module or owner}")
     hits += [f"module {m}" for m in list(sys.modules) if m.startswith(TRUSTED)]
     return hits
