@@ -77,6 +77,7 @@ try:
     raise SystemExit("answer_key is importable")
 except ImportError:
     pass
+import autograder.cases
 from autograder import grade
 
 results = {{}}
@@ -101,7 +102,7 @@ print(json.dumps(results))
 
 def _in_the_kit(installed: Path, answers: dict[str, str]) -> dict[str, str | None]:
     script = LEARNER.format(site=str(installed), packages=sysconfig.get_paths()["purelib"])
-    done = subprocess.run([sys.executable, "-S", "-c", script], input=json.dumps(answers), capture_output=True,
+    done = subprocess.run([sys.executable, "-I", "-S", "-c", script], input=json.dumps(answers), capture_output=True,
                           text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.splitlines()[-1])
