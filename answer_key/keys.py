@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from autograder import codec
@@ -83,7 +83,7 @@ def cell_key(exercise: Exercise, hidden: bool, seed: int | None) -> CellKey:
     return _cell_key(exercise, hidden, seed)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _visible_cell_key(grade_id: str) -> CellKey:
     from autograder.cases import lookup
 

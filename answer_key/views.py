@@ -271,7 +271,8 @@ key("views-selftest", _selftest, values=True, models=[
     Model("offset-in-rows", {"q2": 1}, "the offset counted rows, not storage slots."),
     Model("contiguous-shares", {"q3": True}, "contiguous() on a non-contiguous tensor returned a view."),
     Model("expand-copies", {"q4": 12}, "expand wrote its repeated rows out into new slots."),
-    Model("columns-merge", {"q5": True}, "two neighbouring columns cut out of each row still followed each other in memory."),
+    Model("columns-merge", {"q5": True},
+          "two neighbouring columns cut out of each row still followed each other in memory."),
     Model("row-major-8", {"q6": (1, 2)}, "b[1][2] were read with t's own row length."),
     Model("contiguous-keeps-expand", {"q7": 3}, "contiguous() kept the expanded tensor's stride-0 reading."),
 ])

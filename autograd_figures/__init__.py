@@ -12,14 +12,14 @@ import importlib
 from typing import Any
 
 _MODULES: dict[str, tuple[str, ...]] = {
-    "chain": ("Op", "apply_chain", "parse_op", "parse_shape", "torch_chain"),
+    "chain": ("Op", "apply_chain", "parse_op", "parse_shape", "start_tensor", "torch_chain", "view_chain",
+              "view_step"),
     "curves": ("deposits", "draw_balance", "draw_loss_curves"),
     "divergence": ("draw_divergence", "first_divergent_step"),
     "explorer": ("StrideExplorer", "explore"),
     "figures": ("LayoutFigure", "draw_layout", "slot_color"),
     "graph": ("Node", "Saved", "draw_graph", "graph_nodes"),
-    "layout": ("Layout", "ViewError", "ViewVerdict", "broadcast_dims", "contiguous_strides", "explain_view",
-               "infer_view_shape", "is_contiguous", "overlaps", "storage_indices"),
+    "layout": ("Layout", "ViewError", "ViewVerdict", "broadcast_dims", "overlaps", "slots_read", "view_verdict"),
     "ownership": ("StateEntry", "draw_state_map", "state_map"),
     "page": ("StaticExplorer", "static_explorer"),
     "provenance": ("Sharing", "draw_sharing", "probe_sharing"),

@@ -8,8 +8,10 @@ one piece of ``unbind(0)[1]`` / ``split(3, 1)[0]`` / ``split((1, 3), 0)[1]`` / `
 ``movedim(0, -1)``, ``flatten()`` / ``flatten(0, 1)`` (only where it is a view) or
 ``as_strided((2, 2), (1, 2), 1)``; a leading ``t`` or ``.`` is optional.
 Text is read with :mod:`ast` (never evaluated), so only integer literals are accepted.
-The same op can be applied to a :class:`~autograd_figures.layout.Layout` (pure maths) or to a real
-tensor, which is how the tests check the maths against torch.
+An op is applied with the real torch call its text spells (:meth:`Op.apply_torch`); this module
+computes no layout itself. :func:`view_step` applies one op for the explorer: what torch refuses
+is refused with torch's message, and an op that torch does by copying (``flatten`` of a tensor
+that cannot be viewed flat) is refused because the result has a storage of its own.
 
 Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
 """
@@ -24,9 +26,12 @@ from types import EllipsisType
 
 import torch
 
-from autograd_figures.layout import Layout, ViewError, _wrap_dim, explain_view
+from autograd_figures.layout import Layout, ViewError
 
-__all__ = ["EXAMPLES", "Op", "apply_chain", "parse_op", "parse_shape", "torch_chain"]
+__all__ = [
+    "EXAMPLES", "Op", "apply_chain", "parse_op", "parse_shape", "start_tensor", "torch_chain", "view_chain",
+    "view_step",
+]
 
 IndexItem = int | slice | None | EllipsisType
 Arg = int | tuple[int, ...]
@@ -94,26 +99,6 @@ class Op:
         piece = "" if self.piece is None else f"[{self.piece}]"
         return f".{self.kind}({', '.join(_format_arg(a) for a in self.args)}){piece}"
 
-    def apply(self, layout: Layout, storage_size: int | None = None) -> Layout:
-        """Apply the op to a layout with the maths of :mod:`autograd_figures.layout` and of this module.
-
-        Args:
-            layout: The layout the op reads.
-            storage_size: Slots in the storage, for ``as_strided``'s bounds check (None: unchecked).
-
-        Raises:
-            ValueError: If the op does not fit the layout (bad dim, index out of range ...).
-            ViewError: For a ``view`` (or ``flatten``) that torch could not do without a copy.
-        """
-        if self.kind == "T":
-            _check_matrix(layout.ndim)
-            return layout.transpose(0, 1)
-        if self.kind == "index":
-            return _index(layout, self.args)
-        if self.kind in _LAYOUT_OPS:
-            return _LAYOUT_OPS[self.kind](layout, *self.args, piece=self.piece, storage_size=storage_size)
-        return getattr(layout, self.kind)(*self.args)
-
     def apply_torch(self, tensor: torch.Tensor) -> torch.Tensor:
         """Apply the op to a real tensor, exactly as the Python in :attr:`code` would."""
         if self.kind == "T":
@@ -137,199 +122,6 @@ def _format_arg(arg: Arg) -> str:
     return str(arg)
 
 
-def _narrow(layout: Layout, dim: int, start: int, length: int, **_: object) -> Layout:
-    """``narrow(dim, start, length)``: ``length`` indices from ``start`` (ATen's narrow)."""
-    d = _wrap_dim(dim, layout.ndim)
-    size = layout.shape[d]
-    if not -size <= start <= size:
-        raise ValueError(f"narrow: start {start} is out of range for dim {d} of size {size}")
-    start = start + size if start < 0 else start
-    if length < 0 or start + length > size:
-        raise ValueError(f"narrow: start {start} + length {length} exceeds dim {d} of size {size}")
-    return layout.slice(d, start, start + length)
-
-
-def _select(layout: Layout, dim: int, index: int, **_: object) -> Layout:
-    return layout.select(dim, index)
-
-
-def _piece(pieces: list[tuple[int, int]], piece: int | None, what: str) -> tuple[int, int]:
-    """The (start, length) of the chosen piece, indexed like the tuple torch returns."""
-    if piece is None:
-        raise ValueError(f"{what} returns a tuple of views: pick one, e.g. {what}[0]")
-    if not -len(pieces) <= piece < len(pieces):
-        raise ValueError(f"{what} gives {len(pieces)} piece(s), so [{piece}] is out of range")
-    return pieces[piece]
-
-
-def _unbind(layout: Layout, dim: int = 0, *, piece: int | None = None, **_: object) -> Layout:
-    """One view of ``unbind(dim)``: ``select(dim, piece)``."""
-    d = _wrap_dim(dim, layout.ndim)
-    index = _piece([(k, 1) for k in range(layout.shape[d])], piece, f"unbind({dim})")[0]
-    return layout.select(d, index)
-
-
-def _split_pieces(size: int, split: Arg, what: str) -> list[tuple[int, int]]:
-    if isinstance(split, tuple):
-        if any(n < 0 for n in split) or sum(split) != size:
-            raise ValueError(f"{what}: split sizes {split} must be non-negative and add up to the dim's {size}")
-        starts = [sum(split[:k]) for k in range(len(split))]
-        return list(zip(starts, split, strict=True))
-    if split < 0 or (split == 0 and size != 0):
-        raise ValueError(f"{what}: split size must be positive, got {split}")
-    # As ATen's split: ceil(size / split) pieces (one when the dim is empty), the last one shorter.
-    count = max(-(-size // split), 1) if split else 1
-    return [(k * split, min(split, size - k * split)) for k in range(count)]
-
-
-def _split(layout: Layout, split: Arg, dim: int = 0, *, piece: int | None = None, **_: object) -> Layout:
-    """One view of ``split(split_size_or_sizes, dim)``: a ``narrow`` of that dim."""
-    d = _wrap_dim(dim, layout.ndim)
-    what = f"split({_format_arg(split)}, {dim})"
-    start, length = _piece(_split_pieces(layout.shape[d], split, what), piece, what)
-    return layout.slice(d, start, start + length)
-
-
-def _chunk(layout: Layout, chunks: int, dim: int = 0, *, piece: int | None = None, **_: object) -> Layout:
-    """One view of ``chunk(chunks, dim)``: a split into pieces of ``ceil(size / chunks)``."""
-    if chunks <= 0:
-        raise ValueError(f"chunk expects a positive number of chunks, got {chunks}")
-    d = _wrap_dim(dim, layout.ndim)
-    size = layout.shape[d]
-    what = f"chunk({chunks}, {dim})"
-    # An empty dim still gives ``chunks`` empty pieces (ATen splits it with sizes, not a size).
-    pieces = [(0, 0)] * chunks if size == 0 else _split_pieces(size, -(-size // chunks), what)
-    start, length = _piece(pieces, piece, what)
-    return layout.slice(d, start, start + length)
-
-
-def _diagonal(layout: Layout, offset: int = 0, dim1: int = 0, dim2: int = 1, **_: object) -> Layout:
-    """``diagonal(offset, dim1, dim2)`` as ATen's diagonal: both dims become one, last."""
-    a, b = _wrap_dim(dim1, layout.ndim), _wrap_dim(dim2, layout.ndim)
-    if a == b:
-        raise ValueError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
-    if offset >= 0:
-        size = max(min(layout.shape[a], layout.shape[b] - offset), 0)
-        start = offset * layout.stride[b]
-    else:
-        size = max(min(layout.shape[a] + offset, layout.shape[b]), 0)
-        start = -offset * layout.stride[a]
-    keep = [d for d in range(layout.ndim) if d not in (a, b)]
-    return Layout(
-        tuple(layout.shape[d] for d in keep) + (size,),
-        tuple(layout.stride[d] for d in keep) + (layout.stride[a] + layout.stride[b],),
-        # An empty diagonal keeps the offset, as ATen does.
-        layout.offset + (start if size else 0),
-    )
-
-
-def _unfold(layout: Layout, dim: int, size: int, step: int, **_: object) -> Layout:
-    """``unfold(dim, size, step)``: windows of ``size`` every ``step`` along ``dim``, in a new last dim."""
-    if layout.ndim == 0:
-        # A 0-d tensor unfolds as if it had one dim of size 1 (ATen's unfold).
-        _wrap_dim(dim, 1)
-        if not 0 <= size <= 1 or step <= 0:
-            raise ValueError(f"unfold: a 0-d tensor takes size 0 or 1 and a positive step, got {size}, {step}")
-        return Layout((size,), (1,), layout.offset)
-    d = _wrap_dim(dim, layout.ndim)
-    if not 0 <= size <= layout.shape[d]:
-        raise ValueError(f"unfold: size {size} is not in 0..{layout.shape[d]} (the size of dim {d})")
-    if step <= 0:
-        raise ValueError(f"unfold: step must be positive, got {step}")
-    shape, stride = list(layout.shape), list(layout.stride)
-    shape[d] = (layout.shape[d] - size) // step + 1
-    stride[d] = layout.stride[d] * step
-    return Layout(tuple(shape) + (size,), tuple(stride) + (layout.stride[d],), layout.offset)
-
-
-def _squeeze(layout: Layout, *dims: int, **_: object) -> Layout:
-    """``squeeze()`` drops every size-1 dim; ``squeeze(d, ...)`` only those of ``d, ...`` of size 1."""
-    wrapped = [_wrap_dim(d, max(layout.ndim, 1)) for d in dims]
-    if len(set(wrapped)) != len(wrapped):
-        raise ValueError(f"squeeze: a dim appears more than once in {dims}")
-    chosen = set(wrapped) if dims else set(range(layout.ndim))
-    keep = [d for d in range(layout.ndim) if not (d in chosen and layout.shape[d] == 1)]
-    return Layout(tuple(layout.shape[d] for d in keep), tuple(layout.stride[d] for d in keep), layout.offset)
-
-
-def _movedim(layout: Layout, source: Arg, destination: Arg, **_: object) -> Layout:
-    """``movedim(source, destination)``: the dims moved, the others in their order (a permute)."""
-    sources = source if isinstance(source, tuple) else (source,)
-    targets = destination if isinstance(destination, tuple) else (destination,)
-    if len(sources) != len(targets):
-        raise ValueError(f"movedim: {len(sources)} source dims but {len(targets)} destination dims")
-    # A 0-d tensor takes dim 0 (or -1), as torch wraps dims of scalars.
-    sources = tuple(_wrap_dim(d, max(layout.ndim, 1)) for d in sources)
-    targets = tuple(_wrap_dim(d, max(layout.ndim, 1)) for d in targets)
-    if len(set(sources)) != len(sources) or len(set(targets)) != len(targets):
-        raise ValueError("movedim: repeated dim in source or destination")
-    if layout.ndim == 0:
-        return layout
-    order: list[int | None] = [None] * layout.ndim
-    for s, t in zip(sources, targets, strict=True):
-        order[t] = s
-    rest = iter(d for d in range(layout.ndim) if d not in sources)
-    return layout.permute(*(next(rest) if d is None else d for d in order))
-
-
-def _flatten(layout: Layout, start_dim: int = 0, end_dim: int = -1, **_: object) -> Layout:
-    """``flatten(start_dim, end_dim)`` where torch returns a view; where it would copy, refuse."""
-    if layout.ndim == 0:
-        return Layout((1,), (1,), layout.offset)
-    a, b = _wrap_dim(start_dim, layout.ndim), _wrap_dim(end_dim, layout.ndim)
-    if a > b:
-        raise ValueError("flatten() has invalid args: start_dim cannot come after end_dim")
-    if a == b:
-        return layout
-    shape = layout.shape[:a] + (math.prod(layout.shape[a : b + 1]),) + layout.shape[b + 1 :]
-    verdict = explain_view(layout, shape)
-    if not verdict.legal:
-        raise ViewError(
-            f"flatten({start_dim}, {end_dim}) copies here (it reshapes, and view{shape} is illegal: "
-            f"{verdict.reason}); the explorer shows views only"
-        )
-    return Layout(shape, verdict.stride, layout.offset)
-
-
-def _as_strided(
-    layout: Layout, size: Arg, stride: Arg, storage_offset: int | None = None, *, storage_size: int | None = None,
-    **_: object,
-) -> Layout:
-    """``as_strided(size, stride, storage_offset)``: any layout on the same storage, within its bounds."""
-    if len(size) != len(stride):
-        raise ValueError(f"as_strided: mismatch in length of strides and shape ({len(stride)} and {len(size)})")
-    if any(n < 0 for n in size):
-        raise ValueError(f"as_strided: sizes must be non-negative, got {size}")
-    if any(s < 0 for s in stride):
-        raise ValueError("as_strided: negative strides are not supported")
-    offset = layout.offset if storage_offset is None else storage_offset
-    if offset < 0:
-        raise ValueError(f"as_strided: storage offset must be non-negative, got {offset}")
-    result = Layout(size, stride, offset)
-    needed = offset + sum((n - 1) * s for n, s in zip(size, stride, strict=True)) + 1 if result.numel else 0
-    if storage_size is not None and needed > storage_size:
-        raise ValueError(
-            f"as_strided: size {size}, stride {stride} and offset {offset} need {needed} storage slots, "
-            f"but the storage has {storage_size}"
-        )
-    return result
-
-
-_LAYOUT_OPS = {
-    "narrow": _narrow,
-    "select": _select,
-    "unbind": _unbind,
-    "split": _split,
-    "chunk": _chunk,
-    "diagonal": _diagonal,
-    "unfold": _unfold,
-    "squeeze": _squeeze,
-    "movedim": _movedim,
-    "flatten": _flatten,
-    "as_strided": _as_strided,
-}
-
-
 def _format_item(item: IndexItem) -> str:
     if item is Ellipsis:
         return "..."
@@ -338,30 +130,6 @@ def _format_item(item: IndexItem) -> str:
         text += "" if item.stop is None else str(item.stop)
         return text + ("" if item.step is None else f":{item.step}")
     return str(item)
-
-
-def _index(layout: Layout, items: tuple[IndexItem, ...]) -> Layout:
-    """Basic indexing, processed left to right as torch's ``applySlicing`` does."""
-    if sum(item is Ellipsis for item in items) > 1:
-        raise ValueError("an index can only have a single ellipsis ('...')")
-    ndim = layout.ndim
-    consumed = sum(isinstance(item, int | slice) for item in items)
-    if consumed > ndim:
-        raise ValueError(f"too many indices: {consumed} for a tensor with {ndim} dims")
-    dim = 0  # the dim of the *current* layout the next item applies to
-    for item in items:
-        if item is Ellipsis:
-            # "..." stands for every dim of the original tensor that no int or slice consumes.
-            dim += ndim - consumed
-        elif item is None:
-            layout = layout.unsqueeze(dim)
-            dim += 1
-        elif isinstance(item, slice):
-            layout = layout.slice(dim, item.start, item.stop, 1 if item.step is None else item.step)
-            dim += 1
-        else:
-            layout = layout.select(dim, item)
-    return layout
 
 
 def _int(node: ast.expr, source: str) -> int:
@@ -465,31 +233,73 @@ def _ops(ops: Iterable[Op | str]) -> list[Op]:
     return [parse_op(op) if isinstance(op, str) else op for op in ops]
 
 
-def apply_chain(shape: tuple[int, ...], ops: Iterable[Op | str]) -> Layout:
-    """The layout after applying ``ops`` to a fresh contiguous tensor of ``shape``.
-
-    Args:
-        shape: Shape of the starting tensor (offset 0, contiguous strides).
-        ops: Ops or op texts, applied in order.
-
-    Raises:
-        ValueError: If an op cannot be parsed or does not fit the current layout.
-        ViewError: If a ``view`` in the chain is illegal.
-    """
-    layout = Layout.contiguous(tuple(shape))
-    for op in _ops(ops):
-        layout = op.apply(layout, storage_size=math.prod(shape))
-    return layout
+def start_tensor(shape: tuple[int, ...]) -> torch.Tensor:
+    """``torch.arange(n.).view(shape)``: the tensor a chain starts from, each value its storage slot."""
+    shape = tuple(shape)
+    return torch.arange(float(math.prod(shape))).view(shape)
 
 
 def torch_chain(shape: tuple[int, ...], ops: Iterable[Op | str]) -> torch.Tensor:
-    """Apply ``ops`` to ``torch.arange(numel).view(shape)`` (float) with real torch calls.
+    """Apply ``ops`` to :func:`start_tensor` with real torch calls, as the Python they spell would.
 
+    Nothing is checked beyond what torch checks: a ``flatten`` that copies returns the copy.
     Because element values equal their storage slots, the result's values show which slot
-    each element reads, so it can be compared with :func:`~autograd_figures.layout.storage_indices`.
+    each element of a view reads.
     """
-    shape = tuple(shape)
-    tensor = torch.arange(math.prod(shape), dtype=torch.float64).view(shape)
+    tensor = start_tensor(shape)
     for op in _ops(ops):
         tensor = op.apply_torch(tensor)
     return tensor
+
+
+def view_step(tensor: torch.Tensor, op: Op | str) -> torch.Tensor:
+    """Apply one op to ``tensor`` with its real torch call, keeping only views of the same storage.
+
+    Args:
+        tensor: The tensor the op reads.
+        op: An op or its text.
+
+    Returns:
+        What torch returned: a view of ``tensor``'s storage.
+
+    Raises:
+        ValueError: If the text cannot be parsed, or torch refuses the op (torch's message).
+        ViewError: If torch refuses a ``view`` (torch's message), or returns a tensor with a
+            storage of its own (the op copied).
+    """
+    op = parse_op(op) if isinstance(op, str) else op
+    try:
+        result = op.apply_torch(tensor)
+    except (RuntimeError, IndexError, TypeError, ValueError) as err:
+        if op.kind == "view":
+            raise ViewError(str(err)) from None
+        raise ValueError(str(err)) from None
+    if result.untyped_storage().data_ptr() != tensor.untyped_storage().data_ptr():
+        raise ViewError(
+            f"{op.code.removeprefix('.')} copies here: torch returned a tensor with a storage of its own; "
+            "the explorer shows views only"
+        )
+    return result
+
+
+def view_chain(shape: tuple[int, ...], ops: Iterable[Op | str]) -> torch.Tensor:
+    """Apply ``ops`` one by one with :func:`view_step` to :func:`start_tensor` of ``shape``.
+
+    Raises:
+        ValueError: If an op cannot be parsed or torch refuses it.
+        ViewError: If torch refuses a ``view`` in the chain, or an op copies.
+    """
+    tensor = start_tensor(shape)
+    for op in _ops(ops):
+        tensor = view_step(tensor, op)
+    return tensor
+
+
+def apply_chain(shape: tuple[int, ...], ops: Iterable[Op | str]) -> Layout:
+    """The layout torch reports after applying ``ops`` to :func:`start_tensor` of ``shape``.
+
+    Raises:
+        ValueError: If an op cannot be parsed or torch refuses it.
+        ViewError: If torch refuses a ``view`` in the chain, or an op copies.
+    """
+    return Layout.of(view_chain(shape, ops))

@@ -1,7 +1,9 @@
 """An ipywidgets playground: build a chain of view ops and watch the layout change.
 
-The explorer never asks torch whether a view is legal; it uses :mod:`autograd_figures.layout`, so
-what it shows is the maths the chapter teaches (the tests check that maths against torch).
+Every layout it shows is torch's: the chain's ops are applied with real torch calls to
+``torch.arange(n.).view(shape)`` (:func:`~autograd_figures.chain.view_step`), and whether ``view``
+to a typed shape is legal is decided by calling torch's ``view`` on the current tensor, whose
+own message is shown when it refuses.
 
 Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
 """
@@ -15,22 +17,26 @@ import math
 from typing import Any
 
 import ipywidgets as widgets
+import torch
 
-from autograd_figures.chain import EXAMPLES, Op, apply_chain, parse_op, parse_shape
+from autograd_figures.chain import EXAMPLES, Op, parse_op, parse_shape, start_tensor, view_chain, view_step
 from autograd_figures.figures import draw_layout
-from autograd_figures.layout import Layout, ViewError, ViewVerdict, explain_view, is_contiguous
+from autograd_figures.layout import Layout, ViewError, ViewVerdict, view_verdict
 
 __all__ = ["StrideExplorer", "explore"]
 
+# The start tensor is allocated: a start shape of more elements than this is refused.
+MAX_START_ELEMENTS = 4096
 
 
 class StrideExplorer:
     """A widget to apply view ops one by one to ``torch.arange(n).view(shape)`` and see the layout.
 
     It shows the start shape, the chain of ops so far, a picture of the current layout
-    (:func:`~autograd_figures.figures.draw_layout`) and, for a typed target shape, whether ``view``
-    to it is legal (:func:`~autograd_figures.layout.explain_view`). Mistakes in typed text are shown
-    as a message, never raised. Display it by making it the last expression of a cell.
+    (:func:`~autograd_figures.figures.draw_layout`) and, for a typed target shape, whether torch's
+    ``view`` to it succeeds (:func:`~autograd_figures.layout.view_verdict`). Mistakes in typed text
+    and ops torch refuses are shown as a message (torch's own, where torch refused), never raised.
+    Display it by making it the last expression of a cell.
 
     It works from the keyboard alone: Tab moves through the fields and buttons in reading
     order, Enter in the op field applies the op (as the Apply button does), and the Reset
@@ -38,7 +44,8 @@ class StrideExplorer:
     chain and its shape, stride and offset, and the picture carries the same as its alt text.
 
     Attributes:
-        layout: The current layout (start shape with the chain applied).
+        tensor: The current tensor: the start tensor with the chain applied by torch.
+        layout: The current tensor's layout, as torch reports it.
         chain: Texts of the applied ops, oldest first.
         verdict: The verdict for the "view as" shape, or None when there is none.
         message: The last error shown to the learner, or "" after a successful action.
@@ -48,7 +55,8 @@ class StrideExplorer:
     def __init__(self, shape: str = "4, 8") -> None:
         self._shape: tuple[int, ...] = ()
         self._ops: list[Op] = []
-        self.layout = Layout.contiguous(())
+        self.tensor = start_tensor(())
+        self.layout = Layout.of(self.tensor)
         self.verdict: ViewVerdict | None = None
         self.message = ""
         self._view_shape: tuple[int, ...] | None = None
@@ -111,6 +119,11 @@ class StrideExplorer:
                 raise ValueError(
                     f"the start shape needs at least one dim and no negative sizes, got {text!r}"
                 )
+            if math.prod(shape) > MAX_START_ELEMENTS:
+                raise ValueError(
+                    f"the start shape {shape} has {math.prod(shape)} elements; the explorer starts from "
+                    f"at most {MAX_START_ELEMENTS}"
+                )
         except ValueError as err:
             self._fail(str(err))
             return
@@ -118,16 +131,16 @@ class StrideExplorer:
         self._succeed()
 
     def apply(self, text: str) -> None:
-        """Parse one op (e.g. ``"[:, ::2]"``) and apply it to the current layout.
+        """Parse one op (e.g. ``"[:, ::2]"``) and apply it to the current tensor with torch.
         """
         try:
             op = parse_op(text)
-            layout = op.apply(self.layout, storage_size=math.prod(self._shape))
+            tensor = view_step(self.tensor, op)
         except (ValueError, ViewError) as err:
             self._fail(str(err))
             return
         self._ops.append(op)
-        self.layout = layout
+        self._show(tensor)
         self.op_text.value = ""
         self._succeed(recompute=False)
 
@@ -169,10 +182,14 @@ class StrideExplorer:
         self.message = message
         self._show_message()
 
+    def _show(self, tensor: torch.Tensor) -> None:
+        self.tensor = tensor
+        self.layout = Layout.of(tensor)
+
     def _succeed(self, *, recompute: bool = True) -> None:
         if recompute:
             # Replaying the chain from the start shape cannot fail: every op already applied once.
-            self.layout = apply_chain(self._shape, self._ops)
+            self._show(view_chain(self._shape, self._ops))
         self.message = ""
         self._show_message()
         self._show_chain()
@@ -185,7 +202,7 @@ class StrideExplorer:
         """The current chain and layout in words: the live region's text and the picture's alt text."""
         layout = self.layout
         code = "t" + "".join(op.code for op in self._ops)
-        contiguous = "contiguous" if is_contiguous(layout) else "not contiguous"
+        contiguous = "contiguous" if self.tensor.is_contiguous() else "not contiguous"
         return (
             f"{code} on the storage of torch.arange({math.prod(self._shape)}.): shape {layout.shape}, "
             f"stride {layout.stride}, offset {layout.offset}, {contiguous}"
@@ -209,16 +226,16 @@ class StrideExplorer:
             self.verdict = None
             self.verdict_html.value = ""
             return
-        self.verdict = explain_view(self.layout, self._view_shape)
+        self.verdict = view_verdict(self.tensor, self._view_shape)
         if self.verdict.legal:
-            head = f"<b style='color:#1b7e2a'>legal</b>: stride {self.verdict.stride}. "
+            head = "<b style='color:#1b7e2a'>legal</b>: "
         else:
             head = "<b style='color:#b00020'>illegal</b>: "
         self.verdict_html.value = head + html.escape(self.verdict.reason)
 
     def _redraw(self) -> None:
         try:
-            fig = draw_layout(self.layout, title="t" + "".join(op.code for op in self._ops))
+            fig = draw_layout(self.tensor, title="t" + "".join(op.code for op in self._ops))
         except ValueError as err:
             self.output.outputs = (
                 {"output_type": "stream", "name": "stdout", "text": f"(no picture: {err})\n"},

@@ -2,6 +2,9 @@
 
 Each storage slot gets its own colour and every logical element is painted with the colour
 of the slot it reads, so transposes, slices, broadcasts and overlaps can be seen at a glance.
+Every fact drawn is read off a real tensor torch built: the slots are the values of the
+tensor's header laid over a storage holding ``0, 1, 2, ...`` (:meth:`~autograd_figures.layout.Layout.slots`),
+and contiguity is torch's ``is_contiguous()``.
 Figures are built on :class:`matplotlib.figure.Figure` directly (no pyplot state), so drawing
 many of them neither leaks memory nor depends on the backend the caller chose.
 
@@ -23,15 +26,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from autograd_figures.layout import (
-    Layout,
-    broadcast_dims,
-    is_contiguous,
-    overlaps,
-    slot_color,
-    slot_ink,
-    storage_indices,
-)
+from autograd_figures.layout import Layout, broadcast_dims, slot_color, slot_ink
 
 __all__ = ["LayoutFigure", "draw_layout", "slot_color"]
 
@@ -53,13 +48,13 @@ _UNREAD_EDGE = "#9a9a9a"
 def _summary(layout: Layout, counts: np.ndarray) -> list[str]:
     lines = [
         f"shape={layout.shape} stride={layout.stride} offset={layout.offset} "
-        f"contiguous={is_contiguous(layout)}"
+        f"contiguous={layout.is_contiguous()}"
     ]
     lines += [
         f"stride 0 along dim {d}: every element along it reads the same slot (broadcast)"
         for d in broadcast_dims(layout)
     ]
-    if overlaps(layout):
+    if (counts > 1).any():
         shared = int((counts > 1).sum())
         lines.append(
             f"overlap: {shared} storage slot(s) are read by more than one element (×n under a slot), "
@@ -122,15 +117,16 @@ def draw_layout(
     layout = source if isinstance(source, Layout) else Layout.of(source)
     if not 1 <= layout.ndim <= 3:
         raise ValueError(f"draw_layout draws 1-D, 2-D or 3-D tensors, not {layout.ndim}-D ones")
-    slots = storage_indices(layout)
-    n_slots = max(int(slots.max()) + 1 if slots.size else 0, layout.offset + 1)
+    # The storage torch needs for this layout; the strip shows it, and at least the offset's slot.
+    n_slots = max(layout.storage_size(), layout.offset + 1)
     if n_slots > max_slots:
         raise ValueError(
             f"this layout spans {n_slots} storage slots, more than max_slots={max_slots}; "
             "use a smaller example or raise max_slots"
         )
-    if slots.size > max_cells:
-        raise ValueError(f"this tensor has {slots.size} elements, more than max_cells={max_cells}")
+    if layout.numel > max_cells:
+        raise ValueError(f"this tensor has {layout.numel} elements, more than max_cells={max_cells}")
+    slots = layout.slots()
     counts = np.bincount(slots.ravel(), minlength=n_slots)
     # View every layout as panels x rows x columns so one loop draws 1-D, 2-D and 3-D alike.
     grid = slots.reshape((1,) * (3 - layout.ndim) + layout.shape)

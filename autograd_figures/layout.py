@@ -1,10 +1,18 @@
-"""Strided layouts as plain data: shape, stride and storage offset, and the view maths on them.
+"""Strided layouts as torch reports them: shape, stride, storage offset, and the slot each element reads.
 
-A strided tensor is a window onto a flat storage: element ``(i0, i1, ...)`` reads storage slot
-``offset + i0*stride[0] + i1*stride[1] + ...``. Every view operation (transpose, slicing,
-``expand``, ``view`` ...) only computes a new ``(shape, stride, offset)`` and never touches the
-data. This module redoes those computations in pure Python, exactly as ATen does them, so a
-learner can ask *why* a view is legal without asking torch.
+A strided tensor is a window onto a flat storage, and every view operation (transpose, slicing,
+``expand``, ``view`` ...) gives a new window onto the same storage. This module holds no rule of
+its own about those windows: every fact it gives is read off a real tensor that torch built.
+
+* A :class:`Layout` is a tensor's header as torch reports it: ``tuple(t.shape)``, ``t.stride()``
+  and ``t.storage_offset()``.
+* The slot each element reads is found by laying the header over a storage that holds
+  ``0, 1, 2, ...`` (``torch.arange`` viewed with ``as_strided``): the value an element reads *is*
+  its slot number. Contiguity is that tensor's ``is_contiguous()``.
+* Whether ``view`` to a shape is legal is decided by calling torch's ``view``
+  (:func:`view_verdict`); the reason given for a refusal is torch's own message.
+
+Ops are applied to real tensors by :mod:`autograd_figures.chain`.
 
 Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
 """
@@ -22,51 +30,25 @@ __all__ = [
     "ViewError",
     "ViewVerdict",
     "broadcast_dims",
-    "contiguous_strides",
-    "explain_view",
-    "infer_view_shape",
-    "is_contiguous",
     "overlaps",
     "slot_color",
     "slot_ink",
-    "storage_indices",
+    "slots_read",
+    "view_verdict",
 ]
 
 
 class ViewError(RuntimeError):
-    """Raised by :meth:`Layout.view` when torch's ``view`` would refuse the new shape."""
-
-
-def _wrap_dim(dim: int, ndim: int, *, what: str = "dim") -> int:
-    """Turn a possibly negative ``dim`` into an index in ``range(ndim)``, as torch does."""
-    if not -ndim <= dim < ndim:
-        raise ValueError(f"{what} {dim} is out of range for a tensor with {ndim} dims")
-    return dim % ndim
-
-
-def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
-    """The strides of a freshly allocated (row-major, C-contiguous) tensor of ``shape``.
-
-    Size-0 dims count as size 1 here, as in torch, so the strides stay positive.
-
-    Args:
-        shape: Sizes of the dims.
-
-    Returns:
-        One stride per dim; the last dim has stride 1.
-    """
-    strides = [1] * len(shape)
-    for d in range(len(shape) - 2, -1, -1):
-        strides[d] = strides[d + 1] * max(shape[d + 1], 1)
-    return tuple(strides)
+    """Raised for an op of a view chain that torch's ``view`` refuses, or that torch does by copying."""
 
 
 @dataclass(frozen=True)
 class Layout:
-    """Shape, stride and storage offset of a strided tensor: everything a view changes.
+    """Shape, stride and storage offset of a strided tensor, as torch reports them.
 
-    Every operation returns a new ``Layout`` computed exactly as torch computes it; invalid
-    arguments raise ``ValueError`` (and an impossible :meth:`view` raises :class:`ViewError`).
+    A ``Layout`` is plain data: it computes nothing about other layouts. The facts it gives beyond
+    its three fields (:meth:`slots`, :meth:`is_contiguous`, :meth:`storage_size`) are read off a
+    real tensor with this header that torch builds on demand.
 
     Attributes:
         shape: Size of each dim.
@@ -85,10 +67,6 @@ class Layout:
         object.__setattr__(self, "offset", int(self.offset))
         if len(self.shape) != len(self.stride):
             raise ValueError(f"shape {self.shape} and stride {self.stride} have different lengths")
-        if any(n < 0 for n in self.shape):
-            raise ValueError(f"sizes must be non-negative, got shape {self.shape}")
-        if any(s < 0 for s in self.stride) or self.offset < 0:
-            raise ValueError("strides and the storage offset must be non-negative")
 
     @classmethod
     def of(cls, tensor: torch.Tensor) -> Layout:
@@ -104,16 +82,15 @@ class Layout:
 
     @classmethod
     def contiguous(cls, shape: tuple[int, ...]) -> Layout:
-        """The layout of a new contiguous tensor, such as ``torch.arange(n).view(shape)``.
+        """The layout torch gives a new tensor of ``shape``, such as ``torch.arange(n).view(shape)``.
 
         Args:
             shape: Sizes of the dims.
 
         Returns:
-            A layout with :func:`contiguous_strides` and offset 0.
+            The layout of ``torch.empty(shape)`` (built on the meta device: nothing is allocated).
         """
-        shape = tuple(shape)
-        return cls(shape, contiguous_strides(shape), 0)
+        return cls.of(torch.empty(tuple(shape), device="meta"))
 
     @property
     def ndim(self) -> int:
@@ -125,328 +102,108 @@ class Layout:
         """Number of logical elements (the product of the sizes)."""
         return math.prod(self.shape)
 
-    def transpose(self, dim0: int, dim1: int) -> Layout:
-        """Swap two dims, like ``tensor.transpose(dim0, dim1)``: sizes and strides trade places."""
-        a, b = _wrap_dim(dim0, self.ndim), _wrap_dim(dim1, self.ndim)
-        shape, stride = list(self.shape), list(self.stride)
-        shape[a], shape[b] = shape[b], shape[a]
-        stride[a], stride[b] = stride[b], stride[a]
-        return Layout(tuple(shape), tuple(stride), self.offset)
+    def storage_size(self) -> int:
+        """Slots a storage needs for this layout: its offset and the storage torch allocates for it.
 
-    def permute(self, *dims: int) -> Layout:
-        """Reorder the dims, like ``tensor.permute(*dims)``.
-
-        Args:
-            *dims: A permutation of ``range(ndim)``; negative dims count from the end.
+        Torch sizes the storage of ``torch.empty_strided(shape, stride)`` to hold every slot that
+        layout reads; that is asked on the meta device, so nothing is allocated.
         """
-        order = [_wrap_dim(d, self.ndim) for d in dims]
-        if sorted(order) != list(range(self.ndim)):
-            raise ValueError(f"permute{tuple(dims)} is not a permutation of the {self.ndim} dims")
-        return Layout(tuple(self.shape[d] for d in order), tuple(self.stride[d] for d in order), self.offset)
+        probe = torch.empty_strided(self.shape, self.stride, device="meta")
+        return self.offset + probe.untyped_storage().nbytes() // probe.element_size()
 
-    def slice(self, dim: int, start: int | None = None, stop: int | None = None, step: int = 1) -> Layout:
-        """Keep every ``step``-th index in ``[start, stop)`` of one dim, like ``t[..., start:stop:step]``.
-
-        Bounds follow Python: ``None`` means the end, negatives count from the end and
-        out-of-range bounds are clamped. The offset moves to the first kept index even when
-        the slice is empty, as in torch.
-
-        Args:
-            dim: The dim to slice.
-            start: First index kept.
-            stop: Index to stop before.
-            step: Positive step; torch has no negative steps.
-        """
-        if step <= 0:
-            raise ValueError(f"slice step must be positive (torch has no negative strides), got {step}")
-        d = _wrap_dim(dim, self.ndim)
-        first, end, _ = slice(start, stop, step).indices(self.shape[d])
-        length = len(range(first, end, step))
-        shape, stride = list(self.shape), list(self.stride)
-        shape[d] = length
-        stride[d] *= step
-        return Layout(tuple(shape), tuple(stride), self.offset + first * self.stride[d])
-
-    def select(self, dim: int, index: int) -> Layout:
-        """Fix one index of a dim and drop that dim, like ``t[..., index]`` or ``t.select(dim, index)``."""
-        d = _wrap_dim(dim, self.ndim)
-        size = self.shape[d]
-        if not -size <= index < size:
-            raise ValueError(f"index {index} is out of range for dim {d} of size {size}")
-        index %= size
-        return Layout(
-            self.shape[:d] + self.shape[d + 1 :],
-            self.stride[:d] + self.stride[d + 1 :],
-            self.offset + index * self.stride[d],
-        )
-
-    def unsqueeze(self, dim: int) -> Layout:
-        """Insert a size-1 dim at ``dim``, like ``tensor.unsqueeze(dim)``.
-
-        The new dim gets the stride that would step over the dim it is inserted before
-        (``size*stride``), or 1 at the end; with size 1 the stride is never used anyway.
-        """
-        d = _wrap_dim(dim, self.ndim + 1)
-        new_stride = 1 if d >= self.ndim else self.shape[d] * self.stride[d]
-        return Layout(
-            self.shape[:d] + (1,) + self.shape[d:],
-            self.stride[:d] + (new_stride,) + self.stride[d:],
-            self.offset,
-        )
-
-    def expand(self, *sizes: int) -> Layout:
-        """Broadcast to ``sizes``, like ``tensor.expand(*sizes)``, without copying.
-
-        Dims are matched from the right; ``-1`` keeps a size; a size-1 dim stretched to ``n``
-        and every new leading dim get stride 0, so all their indices read the same slots.
-
-        Args:
-            *sizes: Target sizes, at least as many as the layout has dims.
-        """
-        if len(sizes) < self.ndim:
-            raise ValueError(f"expand{tuple(sizes)} has fewer sizes than the tensor has dims ({self.ndim})")
-        shape = [0] * len(sizes)
-        stride = [0] * len(sizes)
-        # Walk from the right, as ATen's inferExpandGeometry does: a new leading dim that
-        # stays size 1 inherits the stride that steps over the dim to its right.
-        for i in range(len(sizes) - 1, -1, -1):
-            d = self.ndim - len(sizes) + i
-            target = sizes[i]
-            if d >= 0:
-                size, st = self.shape[d], self.stride[d]
-            else:
-                size = 1
-                st = shape[i + 1] * stride[i + 1] if i + 1 < len(sizes) else 0
-            if target == -1:
-                if d < 0:
-                    raise ValueError(f"expand size -1 is not allowed for the new leading dim {i}")
-                target = size
-            if target < 0:
-                raise ValueError(f"expand sizes must be non-negative or -1, got {target}")
-            if size != target:
-                if size != 1:
-                    raise ValueError(
-                        f"expand: dim {i} has size {size}, which is not 1, so it cannot become {target}"
-                    )
-                size, st = target, 0
-            shape[i], stride[i] = size, st
-        return Layout(tuple(shape), tuple(stride), self.offset)
-
-    def view(self, *shape: int) -> Layout:
-        """Reinterpret the same storage with a new shape, like ``tensor.view(*shape)``.
-
-        Args:
-            *shape: The new shape (or a single tuple); one entry may be ``-1``.
+    def over_slots(self) -> torch.Tensor:
+        """A real tensor with this layout on a storage holding ``0, 1, 2, ...``: each value is its slot.
 
         Returns:
-            The new layout; the offset is unchanged.
-
-        Raises:
-            ViewError: If torch would refuse; the message explains why.
+            ``torch.arange(storage_size()).as_strided(shape, stride, offset)`` (int64).
         """
-        new_shape = tuple(shape[0]) if len(shape) == 1 and isinstance(shape[0], tuple | list) else shape
-        verdict = explain_view(self, new_shape)
-        if not verdict.legal:
-            raise ViewError(verdict.reason)
-        return Layout(infer_view_shape(new_shape, self.numel), verdict.stride, self.offset)
+        storage = torch.arange(self.storage_size(), dtype=torch.int64)
+        return storage.as_strided(self.shape, self.stride, self.offset)
+
+    def slots(self) -> np.ndarray:
+        """The storage slot each logical element reads, as read from :meth:`over_slots`.
+
+        Returns:
+            An int64 array of ``shape``.
+        """
+        return self.over_slots().numpy()
+
+    def is_contiguous(self) -> bool:
+        """Torch's ``is_contiguous()`` for a tensor with this shape and stride (built on the meta device)."""
+        return bool(torch.empty_strided(self.shape, self.stride, device="meta").is_contiguous())
 
 
-def is_contiguous(layout: Layout) -> bool:
-    """Whether torch's ``is_contiguous()`` would be True for this layout.
-
-    Torch's rule: walking from the last dim, each dim's stride must equal the product of the
-    sizes after it; size-1 dims are skipped (their stride is never used) and a tensor with no
-    elements is always contiguous. The storage offset does not matter.
-    """
-    if layout.numel == 0:
-        return True
-    expected = 1
-    for size, stride in zip(reversed(layout.shape), reversed(layout.stride), strict=True):
-        if size == 1:
-            continue
-        if stride != expected:
-            return False
-        expected *= size
-    return True
-
-
-def storage_indices(layout: Layout) -> np.ndarray:
-    """The storage slot that each logical element reads.
+def slots_read(tensor: torch.Tensor) -> torch.Tensor:
+    """The storage slot each element of ``tensor`` reads, read by torch.
 
     Args:
-        layout: The layout to evaluate.
+        tensor: Any strided tensor.
 
     Returns:
-        An int64 array of ``layout.shape`` whose entry at ``idx`` is
-        ``offset + sum(idx[k] * stride[k])``.
+        An int64 tensor of ``tensor``'s shape: ``tensor``'s header laid over a storage that holds
+        ``0, 1, 2, ...`` (:meth:`Layout.over_slots`).
     """
-    slots = np.full(layout.shape, layout.offset, dtype=np.int64)
-    for d, (size, stride) in enumerate(zip(layout.shape, layout.stride, strict=True)):
-        along = np.arange(size, dtype=np.int64) * stride
-        # Reshape so the steps of dim d broadcast along that dim only.
-        slots = slots + along.reshape((1,) * d + (size,) + (1,) * (layout.ndim - d - 1))
-    return slots
+    return Layout.of(tensor).over_slots()
 
 
 def overlaps(layout: Layout) -> bool:
-    """Whether some storage slot is read by more than one element.
+    """Whether some storage slot is read by more than one element (in the slots torch reads).
 
-    Writing through such a tensor is ambiguous, which is why in-place ops refuse it. A
-    stride-0 dim of size > 1 always overlaps.
+    Writing through such a tensor is ambiguous, which is why in-place ops refuse it.
     """
-    slots = storage_indices(layout).ravel()
+    slots = layout.slots().ravel()
     return len(np.unique(slots)) < slots.size
 
 
 def broadcast_dims(layout: Layout) -> tuple[int, ...]:
-    """The dims with stride 0 and size > 1: every index along them reads the same slots.
+    """The dims of size > 1 whose stride torch reports as 0: every index along them reads the same slots.
 
-    These are what ``expand`` (and broadcasting) create; a size-1 dim with stride 0 is
-    harmless and not listed.
+    These are what ``expand`` (and broadcasting) create; a size-1 dim with stride 0 is not listed.
     """
-    return tuple(
-        d
-        for d, (size, stride) in enumerate(zip(layout.shape, layout.stride, strict=True))
-        if stride == 0 and size > 1
-    )
-
-
-def infer_view_shape(shape: tuple[int, ...], numel: int) -> tuple[int, ...]:
-    """Fill in a ``-1`` in a requested view shape and check the element count, as torch does.
-
-    Args:
-        shape: Requested shape; at most one entry may be ``-1``.
-        numel: Number of elements of the tensor being viewed.
-
-    Returns:
-        The shape with ``-1`` replaced.
-
-    Raises:
-        ValueError: If the shape is malformed or holds a different number of elements.
-    """
-    shape = tuple(int(n) for n in shape)
-    if shape.count(-1) > 1:
-        raise ValueError(f"only one dim can be inferred with -1, got shape {shape}")
-    if any(n < -1 for n in shape):
-        raise ValueError(f"invalid size {min(shape)} in shape {shape}")
-    known = math.prod(n for n in shape if n != -1)
-    if -1 in shape:
-        if known == 0:
-            raise ValueError(f"cannot infer the -1 in {shape}: with another size 0 it could be any value")
-        if numel % known == 0:
-            return tuple(numel // known if n == -1 else n for n in shape)
-    elif known == numel:
-        return shape
-    asked = f"a multiple of {known}" if -1 in shape else str(known)
-    raise ValueError(
-        f"shape {shape} is invalid: the number of elements differs "
-        f"(the tensor has {numel} elements, the shape asks for {asked})"
-    )
+    return tuple(d for d, (size, stride) in enumerate(zip(layout.shape, layout.stride, strict=True))
+                 if stride == 0 and size > 1)
 
 
 @dataclass(frozen=True)
 class ViewVerdict:
-    """Whether ``tensor.view(new_shape)`` is legal, the strides it would get, and why.
+    """What torch's ``view`` did with a requested shape.
 
     Attributes:
-        legal: True iff torch's ``view`` succeeds.
+        legal: True iff torch's ``view`` succeeded.
         stride: The strides of the view when legal, else None.
-        reason: A sentence for the learner explaining the verdict.
+        reason: For a refusal, torch's own message; for a view, what torch returned.
+        shape: The shape of the view when legal (with any ``-1`` filled in), else None.
     """
 
     legal: bool
     stride: tuple[int, ...] | None
     reason: str
+    shape: tuple[int, ...] | None = None
 
 
-def _dims(dims: list[int], word: str = "dim") -> str:
-    """``dim 2`` or ``dims 0-2``, for reasons shown to learners."""
-    lo, hi = min(dims), max(dims)
-    return f"{word} {lo}" if lo == hi else f"{word}s {lo}-{hi}"
-
-
-def explain_view(layout: Layout, new_shape: tuple[int, ...]) -> ViewVerdict:
-    """Decide, as torch's ``view`` does, whether ``layout`` can be viewed as ``new_shape``.
-
-    This is ATen's ``computeStride`` (aten/src/ATen/TensorUtils.cpp). Walking the old dims
-    from the last, neighbouring dims are grouped while they are *contiguous with each other*
-    (``stride[d] == stride[d+1] * size[d+1]``, size-1 dims always join): such a group walks
-    its storage like one long dim, so it can be merged or split freely. The view is legal iff
-    the new shape can be cut into consecutive chunks each having exactly the element count
-    of one group; each chunk's strides are then contiguous strides scaled by the group's
-    innermost stride.
+def view_verdict(source: torch.Tensor | Layout, shape: tuple[int, ...]) -> ViewVerdict:
+    """Call torch's ``view`` on a real tensor and report what it did.
 
     Args:
-        layout: The layout being viewed.
-        new_shape: The requested shape; one entry may be ``-1``.
+        source: The tensor to view, or a layout (laid over a storage as :meth:`Layout.over_slots`).
+        shape: The requested shape; one entry may be ``-1``.
 
     Returns:
-        A :class:`ViewVerdict`; it never raises for a malformed shape but reports it.
+        A :class:`ViewVerdict`; torch's refusal is reported, never raised.
     """
+    tensor = source.over_slots() if isinstance(source, Layout) else source
+    shape = tuple(int(n) for n in shape)
     try:
-        shape = infer_view_shape(tuple(new_shape), layout.numel)
-    except ValueError as err:
+        viewed = tensor.view(shape)
+    except (RuntimeError, ValueError, TypeError) as err:
         return ViewVerdict(False, None, str(err))
-    if layout.ndim == 0:
-        return ViewVerdict(
-            True, (1,) * len(shape), "A 0-d tensor holds one element; any shape of one element views it."
-        )
-    if layout.numel == 0:
-        # With no elements, strides are never used: torch keeps the old ones for the same shape
-        # and otherwise uses contiguous strides.
-        stride = layout.stride if shape == layout.shape else contiguous_strides(shape)
-        return ViewVerdict(
-            True, stride, "The tensor has no elements, so any shape with 0 elements is a view."
-        )
-
-    new_stride = [0] * len(shape)
-    view_d = len(shape) - 1
-    base = layout.stride[-1]  # stride of the innermost dim of the current group
-    tensor_numel = view_numel = 1
-    group_end = layout.ndim - 1
-    pieces: list[str] = []
-    for d in range(layout.ndim - 1, -1, -1):
-        tensor_numel *= layout.shape[d]
-        joins_next = d > 0 and (layout.shape[d - 1] == 1 or layout.stride[d - 1] == tensor_numel * base)
-        if joins_next:
-            continue
-        first_view_d = view_d
-        while view_d >= 0 and (view_numel < tensor_numel or shape[view_d] == 1):
-            new_stride[view_d] = view_numel * base
-            view_numel *= shape[view_d]
-            view_d -= 1
-        if view_numel != tensor_numel:
-            # The new dim just taken needs more elements than this group holds, so it would
-            # have to merge the group with old dim d-1, which is elsewhere in memory.
-            outer = next(k for k in range(d, group_end + 1) if layout.shape[k] != 1)
-            needed = layout.stride[outer] * layout.shape[outer]
-            return ViewVerdict(
-                False,
-                None,
-                f"dims {d - 1} and {outer} (strides {layout.stride[d - 1]} and {layout.stride[outer]}) "
-                f"are not adjacent in memory: merging them would need stride {layout.stride[d - 1]} == "
-                f"{layout.stride[outer]}*{layout.shape[outer]} = {needed}. "
-                f"New dim {view_d + 1} (size {shape[view_d + 1]}) would have to span both, so view() fails; "
-                f"use .reshape() (which copies) or .contiguous() first.",
-            )
-        old_part = _dims(list(range(d, group_end + 1)), "old dim")
-        if group_end > d:
-            old_part += " (contiguous with each other)"
-        new_part = (
-            _dims(list(range(view_d + 1, first_view_d + 1)), "new dim")
-            if first_view_d > view_d
-            else "no new dims"
-        )
-        pieces.append(f"{old_part} → {new_part}")
-        base = layout.stride[d - 1] if d > 0 else base
-        tensor_numel = view_numel = 1
-        group_end = d - 1
-    groups = "; ".join(reversed(pieces))
+    stride = tuple(viewed.stride())
     return ViewVerdict(
         True,
-        tuple(new_stride),
-        "Legal: each new dim fits inside one block of old dims that are contiguous with each other, "
-        f"and such a block can be merged or split freely: {groups}.",
+        stride,
+        f"torch's view returned shape {tuple(viewed.shape)}, stride {stride}, "
+        f"offset {viewed.storage_offset()}, on the same storage (nothing copied).",
+        tuple(viewed.shape),
     )
 
 

@@ -1,9 +1,10 @@
 """The stride explorer that runs in the page itself: HTML with inline JavaScript, no kernel.
 
-The static site has no kernel, so the ipywidgets explorer (:mod:`autograd_figures.explorer`) shows
-only its first state there. This one is plain JavaScript (``static/stride-explorer.js``, the
-maths of :mod:`autograd_figures.layout` and the op language of :mod:`autograd_figures.chain`) inlined into
-the cell's HTML output, so the built page works offline and in JupyterLab alike.
+The static site has no kernel, so the ipywidgets explorer (:mod:`autograd_figures.explorer`), which
+asks torch, shows only its first state there. This one is plain JavaScript
+(``static/stride-explorer.js``: its own layout computations, checked against torch by
+``tests/test_stride_explorer_page.py``, and the op language of :mod:`autograd_figures.chain`) inlined
+into the cell's HTML output, so the built page works offline and in JupyterLab alike.
 
 Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
 """

@@ -28,6 +28,7 @@ import torch
 from matplotlib.patches import FancyArrowPatch, Rectangle
 
 from autograd_figures.figures import LayoutFigure, unit_canvas
+from autograd_figures.layout import slots_read
 from autograd_figures.provenance import Sharing
 
 __all__ = ["draw_page_readings", "draw_pages_and_ledger", "page_of", "slots_read"]
@@ -53,22 +54,6 @@ def page_of(tensor: torch.Tensor) -> torch.Tensor:
     whole = torch.empty(0, dtype=tensor.dtype, device=tensor.device)
     whole.set_(tensor.untyped_storage(), 0, (slots,), (1,))
     return whole.detach().clone()
-
-
-def slots_read(tensor: torch.Tensor) -> torch.Tensor:
-    """The page slot each element of ``tensor`` reads: ``offset + sum(index * stride)``.
-
-    Args:
-        tensor: Any strided tensor.
-
-    Returns:
-        An int64 tensor of ``tensor``'s shape.
-    """
-    slot = torch.full(tensor.shape, tensor.storage_offset(), dtype=torch.int64)
-    for dim, (size, step) in enumerate(zip(tensor.shape, tensor.stride(), strict=True)):
-        along = torch.arange(size, dtype=torch.int64) * step
-        slot = slot + along.view([size if d == dim else 1 for d in range(tensor.dim())])
-    return slot
 
 
 def _number(value: float) -> str:

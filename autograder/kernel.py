@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib.resources
 import linecache
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from autograder import gradeid
@@ -86,7 +86,7 @@ def cell_key(exercise: Exercise, hidden: bool, seed: int | None) -> CellKey:
     return trusted(exercise, hidden, seed)
 
 
-@lru_cache(maxsize=None)
+@cache
 def shipped(assignment: str) -> dict[str, CellKey]:
     """The visible keys of an assignment, as the learner's installation carries them."""
     resource = importlib.resources.files("autograder").joinpath("visible", f"{gradeid.module_of(assignment)}.json")

@@ -62,7 +62,8 @@ def validate(kind: str, value: Any) -> None:
     """
     test, text = KINDS[kind]
     if not test(value):
-        raise AnswerTypeError(f"expected {text}, found {brief(value, 60) if kind.endswith('tuple') else type_name(value)}")
+        found = brief(value, 60) if kind.endswith("tuple") else type_name(value)
+        raise AnswerTypeError(f"expected {text}, found {found}")
 
 
 def require_tensor(value: Any) -> None:

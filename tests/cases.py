@@ -46,7 +46,8 @@ def parametrize(metafunc: pytest.Metafunc) -> None:
         wrong = [(g, label, src, msg) for g, entries in answers.WRONG.items() for label, src, msg in entries]
         metafunc.parametrize("wrong_answer", wrong, ids=[f"{g}:{label}" for g, label, _, _ in wrong])
     if "exploit" in metafunc.fixturenames:
-        exploits = [(g, label, src) for g, entries in getattr(answers, "EXPLOITS", {}).items() for label, src in entries]
+        exploits = [(g, label, src) for g, entries in getattr(answers, "EXPLOITS", {}).items()
+                    for label, src in entries]
         metafunc.parametrize("exploit", exploits, ids=[f"{g}:{label}" for g, label, _ in exploits])
 
 

@@ -10,8 +10,16 @@ import html  # noqa: E402
 import re  # noqa: E402
 
 import pytest  # noqa: E402
+import torch  # noqa: E402
 
 from autograd_figures import Layout, StrideExplorer, explore  # noqa: E402
+
+
+def torch_refusal(tensor: torch.Tensor, shape: tuple[int, ...]) -> str:
+    """Torch's own message for ``tensor.view(shape)``, which must fail."""
+    with pytest.raises(RuntimeError) as refused:
+        tensor.view(shape)
+    return str(refused.value)
 
 
 @pytest.fixture
@@ -71,11 +79,13 @@ def test_view_verdicts_follow_the_current_layout(explorer):
     explorer.set_view("2, 16")
     assert explorer.verdict.legal
     assert explorer.verdict.stride == (16, 1)
-    assert "legal" in explorer.verdict_html.value
+    assert "legal" in explorer.verdict_html.value and "stride (16, 1)" in explorer.verdict_html.value
     explorer.apply("T")  # the verdict is recomputed for the new layout
     assert not explorer.verdict.legal
-    assert "not adjacent in memory" in explorer.verdict.reason
+    refusal = torch_refusal(torch.arange(32.0).view(4, 8).T, (2, 16))
+    assert explorer.verdict.reason == refusal  # torch's own words
     assert "illegal" in explorer.verdict_html.value
+    assert html.escape(refusal) in explorer.verdict_html.value
     explorer.view_text.value = "2, 4, 4"  # typing in the box works too
     assert explorer.verdict.legal
     assert explorer.verdict.stride == (4, 1, 8)
@@ -91,8 +101,8 @@ def test_bad_input_shows_a_message_and_keeps_state(explorer):
     assert explorer.chain == ["T"]
     explorer.apply("import os")
     assert "parse" in explorer.message or "unknown" in explorer.message
-    explorer.apply("view(32)")  # illegal on the transpose: a message, not an exception
-    assert "not adjacent" in explorer.message
+    explorer.apply("view(32)")  # illegal on the transpose: torch's message, not an exception
+    assert explorer.message == torch_refusal(torch.arange(32.0).view(4, 8).T, (32,))
     explorer.set_view("2, x")
     assert "integer" in explorer.message
     assert explorer.verdict is None
@@ -158,7 +168,33 @@ def test_the_other_view_ops_apply(explorer, op, layout):
     assert explorer.layout == layout
 
 
-def test_as_strided_outside_the_storage_is_refused(explorer):
+def test_as_strided_outside_the_storage_is_refused_in_torchs_words(explorer):
     explorer.apply("as_strided((4, 8), (8, 1), 1)")
-    assert "need 33 storage slots, but the storage has 32" in explorer.message
+    with pytest.raises(RuntimeError) as refused:
+        torch.arange(32.0).view(4, 8).as_strided((4, 8), (8, 1), 1)
+    assert explorer.message == str(refused.value)
+    assert "out of bounds for storage" in explorer.message
     assert explorer.chain == []
+
+
+def test_an_op_that_copies_is_refused(explorer):
+    explorer.apply("T")
+    explorer.apply("flatten()")
+    assert "copies here" in explorer.message
+    assert explorer.chain == ["T"]
+    assert explorer.layout == Layout((8, 4), (1, 8), 0)
+
+
+def test_the_current_tensor_is_the_chain_torch_applied(explorer):
+    explorer.apply("[1:, ::3]")
+    explorer.apply("T")
+    expected = torch.arange(32.0).view(4, 8)[1:, ::3].T
+    assert torch.equal(explorer.tensor, expected)
+    assert explorer.tensor.untyped_storage().size() == 32 * 4  # still the start tensor's storage
+    assert explorer.layout == Layout.of(expected)
+
+
+def test_a_huge_start_shape_is_refused_before_anything_is_allocated(explorer):
+    explorer.set_shape("1000, 1000, 1000")
+    assert "at most" in explorer.message
+    assert explorer.layout == Layout((4, 8), (8, 1), 0)

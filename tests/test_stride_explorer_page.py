@@ -273,7 +273,8 @@ NEW_OPS_MATHS = """(chains) => chains.map(([start, ops]) => {
 })"""
 
 
-def test_the_other_view_ops_agree_with_the_python_explorer_and_torch(explorer_page):
+def test_the_other_view_ops_agree_with_torch(explorer_page):
+    """The page's own maths against the kernel explorer's path, which applies each op with torch."""
     from autograd_figures.chain import apply_chain
     from tests.test_view_ops import explorer_result, random_chains
 

@@ -1,9 +1,11 @@
-"""The view ops the explorers offer beyond indexing agree with torch: shape, stride and offset.
+"""The view ops the explorers offer beyond indexing show what the Python a reader types does.
 
-Each op is parsed from the text a reader types, applied to a layout with the explorers' maths
-(:mod:`autograd_figures.chain`) and to ``torch.arange(n).view(shape)`` with real torch calls; the two
-must agree, and must both refuse what torch refuses. ``flatten`` copies where a view is
-impossible: there torch's result has its own storage and the explorer refuses.
+Each op is parsed from the text a reader types and applied by the explorer's path
+(:func:`autograd_figures.chain.apply_chain`: parsed, applied by torch, copies refused); the same
+chain is also run as the Python its ops print as (``t.narrow(1, 2, 3)`` ...), evaluated on
+``torch.arange(n.).view(shape)``. The explorer must show that tensor's shape, stride and offset, and
+refuse what torch refuses. ``flatten`` copies where a view is impossible: there torch's result has
+its own storage and the explorer refuses.
 """
 
 from __future__ import annotations
@@ -41,9 +43,15 @@ EXAMPLES = [
 ]
 
 
+def typed(shape: tuple[int, ...], ops: list[str]) -> torch.Tensor:
+    """The chain run as the Python its ops print as, on a fresh ``torch.arange(n.).view(shape)``."""
+    code = "t" + "".join(parse_op(op).code for op in ops)
+    return eval(code, {"t": torch.arange(float(math.prod(shape))).view(shape)})  # noqa: S307 (printed ops)
+
+
 def torch_result(shape: tuple[int, ...], ops: list[str]) -> torch.Tensor | Exception:
     try:
-        return torch_chain(shape, ops)
+        return typed(shape, ops)
     except (RuntimeError, IndexError, ValueError, TypeError) as err:
         return err
 
@@ -57,10 +65,9 @@ def explorer_result(shape: tuple[int, ...], ops: list[str]) -> Layout | Exceptio
 
 def shares_storage(tensor: torch.Tensor, shape: tuple[int, ...], ops: list[str]) -> bool:
     """Whether the chain's result still reads the start tensor's storage (a view, not a copy)."""
-    base = torch.arange(math.prod(shape), dtype=torch.float64).view(shape)
-    result = base
-    for op in ops:
-        result = parse_op(op).apply_torch(result)
+    base = torch.arange(float(math.prod(shape))).view(shape)
+    code = "t" + "".join(parse_op(op).code for op in ops)
+    result = eval(code, {"t": base})  # noqa: S307 (printed ops)
     return result.untyped_storage().data_ptr() == base.untyped_storage().data_ptr()
 
 
@@ -68,6 +75,7 @@ def assert_agree(shape: tuple[int, ...], ops: list[str]) -> None:
     expected, found = torch_result(shape, ops), explorer_result(shape, ops)
     if isinstance(expected, Exception):
         assert isinstance(found, Exception), f"torch refuses {ops} on {shape} ({expected}); explorer: {found}"
+        assert str(found) == str(expected), "the explorer shows torch's own message"
         return
     if not shares_storage(expected, shape, ops):
         assert isinstance(found, ViewError), f"torch copies for {ops} on {shape}; the explorer must refuse"

@@ -55,7 +55,7 @@ def test_shared_memory_is_overlapping_bytes_not_equal_starts():
 
 def test_view_succeeds_on_a_layout_matches_torch_on_the_tensor():
     for seed in range(60):
-        for _name, (_what, family, how, _hidden, _points) in CAN_VIEW_CASES.items():
+        for _name, (_what, _family, _how, _hidden, _points) in CAN_VIEW_CASES.items():
             case = next(c for c in can_view.cases if c.name == _name)
             layout, shape = case.build(seed)
             assert isinstance(layout, Layout)

@@ -7,8 +7,8 @@ import torch
 
 from answer_key.views_closed_book import contiguous_stride, expanded, sliced, transposed
 from autograder.cases import exercises
-from autograder.layouts import drawn_tensor, header, over_storage
 from autograder.draw import Draw
+from autograder.layouts import drawn_tensor, header, over_storage
 from autograder.views_closed_book import same_layout
 from tests.cases import ChapterCases
 

@@ -61,7 +61,8 @@ def build_kit(course: Course, folder: Path) -> Path:
                                  "Summary: Autograd State, the learner's checks (no answer key)\n"
                                  "Requires-Python: >=3.11\n"
                                  + "".join(f"Requires-Dist: {r}\n" for r in REQUIRES)).encode()
-    files[f"{info}/WHEEL"] = b"Wheel-Version: 1.0\nGenerator: autograd-state\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    files[f"{info}/WHEEL"] = (b"Wheel-Version: 1.0\nGenerator: autograd-state\nRoot-Is-Purelib: true\n"
+                              b"Tag: py3-none-any\n")
     files[f"{info}/top_level.txt"] = b"autograd_figures\nautograder\n"
     record = "".join(f"{name},sha256={_digest(data)},{len(data)}\n" for name, data in sorted(files.items()))
     files[f"{info}/RECORD"] = (record + f"{info}/RECORD,,\n").encode()

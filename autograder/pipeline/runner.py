@@ -188,7 +188,8 @@ def _reap(pid: int, deadline: float) -> bool:
 def observe(namespace: dict, step: wire.ProbeStep, assignment: str):
     """One test cell's observations of the answer the notebook defined: the observing half of the
     checks, and nothing that knows what the answer should give."""
-    from autograder import cases, observe as observing
+    from autograder import cases
+    from autograder import observe as observing
 
     declared = cases.exercises(assignment)
     if step.exercise not in declared:
