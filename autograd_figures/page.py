@@ -39,6 +39,11 @@ class StaticExplorer:
     shape: str = "4, 8"
 
     def _repr_html_(self) -> str:
+        if not (_STATIC / "stride-explorer.js").is_file():
+            # A learner's installation carries no script that works the rules out: the in-page
+            # explorer lives on the site, and the widget explores the same layouts with torch.
+            return ("<p>The in-page stride explorer runs on the course's site. Here, in JupyterLab, "
+                    "<code>explore(...)</code> explores the same layouts with torch itself.</p>")
         return (
             f"<style>{_asset('stride-explorer.css')}</style>"
             f'<div class="stride-explorer" data-shape="{html.escape(self.shape)}">'

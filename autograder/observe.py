@@ -98,7 +98,6 @@ def seeds_for(exercise: Exercise, hidden: bool, seed: int | None) -> dict[str, l
     """The seeds each visible (or hidden) case runs on: the visible checks always on the
     course's visible seed, and when graded on the run's seed too; hidden checks on the run's."""
     from autograder.cases import VISIBLE_SEED
-
     from autograder.draw import accepts_draw
 
     if hidden and seed is None:

@@ -69,4 +69,4 @@ def _forged(case, answer, inputs):
 
 observing.observe_point = _forged
 print("forger:", found)
-''' % {"findings": FINDINGS}
+'''.replace("%(findings)s", FINDINGS)

@@ -11,11 +11,11 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
+from autograder.cases import exercises
 from autograder.pipeline.cli import main
 from autograder.pipeline.collect import collect
 from autograder.pipeline.confine import is_root
 from autograder.pipeline.course import Course
-from autograder.cases import exercises
 from tests.catalog.views import RIGHT, WRONG
 from tests.conftest import copy_course
 

@@ -19,7 +19,7 @@ from answer_key.views import (
 from autograder.bare import Layout
 from autograder.draw import Draw
 from autograder.layouts import layout_of
-from autograder.views import CAN_VIEW_CASES, MORE_EXPRESSIONS, SHARES_CASES, can_view, shares
+from autograder.views import CAN_VIEW_CASES, MORE_EXPRESSIONS, can_view, shares
 from tests.cases import ChapterCases
 
 CONTRACT_CLASSIFY = {

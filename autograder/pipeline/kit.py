@@ -25,7 +25,8 @@ NAME = "autograd_state_learner"
 VERSION = "0.1.0"
 REQUIRES = ("torch==2.13.0", "numpy>=1.26,<3", "matplotlib>=3.9,<4", "ipywidgets>=8.1,<9", "ipython>=8")
 DATE = (2026, 1, 1, 0, 0, 0)  # fixed, so that the same sources make the same bytes
-LEFT_OUT = ("pipeline", "__pycache__")
+# The instructor pipeline; and the site's in-page explorer, whose script works the stride rules out.
+LEFT_OUT = ("pipeline", "__pycache__", "static")
 
 
 def wheel_name() -> str:
