@@ -53,7 +53,7 @@ key("views-strides", _strides, values=True, models=[
     Model("step-packed", {"every_other_column": (4, 1)}, "the stepped slice was packed into new memory."),
     Model("step-ignored", {"every_other_column": (8, 1)}, "slicing with a step left the strides as they were."),
     Model("expand-writes-copies", {"expanded": (32, 8, 1)},
-          "expand wrote its three copies out into new memory, one after the other."),
+          "the three copies of t sat one after the other in memory."),
 ])
 
 # --------------------------------------------------------------------------- views-classify
@@ -119,17 +119,17 @@ def classify_expression(expression: str) -> str:
     return "view" if any(share_memory(result, s) for s in sources.values()) else "copy"
 
 
-MORE = ("x.flatten()", "x.T.flatten()", "x.squeeze(0)", "x.unfold(1, 3, 1)", "x.narrow(0, 1, 2)",
+MORE = ("x[1:].flatten()", "x[:, 1:].flatten()", "x.squeeze(0)", "x.unfold(1, 3, 1)", "x.narrow(0, 1, 2)",
         "x[torch.tensor([False, True, True, False])]", "y.movedim(0, 2).view(60)", "x.as_strided((4, 5), (5, 1), 1)",
         "x[2:].as_strided((4, 5), (5, 1), 0)", "y.permute(2, 0, 1).diagonal(0, 1, 2)", "y[:, :, :2].flatten(0, 1)",
         "x.T.unbind(0)[2]", "y.movedim(0, 2).reshape(60)", "y[:, 1].flatten()")
 
 key("views-classify-more", lambda: {e: classify_expression(e) for e in MORE}, values=True, models=[
-    Model("flatten-always-copies", {"x.flatten()": "copy", "y[:, :, :2].flatten(0, 1)": "copy"},
+    Model("flatten-always-copies", {"x[1:].flatten()": "copy", "y[:, :, :2].flatten(0, 1)": "copy"},
           "flatten always allocated new memory."),
-    Model("flatten-always-views", {"x.T.flatten()": "view", "y[:, 1].flatten()": "view"},
+    Model("flatten-always-views", {"x[:, 1:].flatten()": "view", "y[:, 1].flatten()": "view"},
           "flatten always returned a view, whatever the layout."),
-    Model("flatten-refuses", {"x.T.flatten()": "error", "y[:, 1].flatten()": "error"},
+    Model("flatten-refuses", {"x[:, 1:].flatten()": "error", "y[:, 1].flatten()": "error"},
           "flatten refused the layouts that view refuses."),
     Model("squeeze-copies", {"x.squeeze(0)": "copy"}, "squeeze copied when it had nothing to drop."),
     Model("overlap-copies", {"x.unfold(1, 3, 1)": "copy"}, "windows that overlap had to be copied apart."),
@@ -224,12 +224,41 @@ def _size_one_blocks(t: Layout, shape: tuple[int, ...]) -> bool:
     return all(s == 1 for s in sizes[position:])
 
 
+def _size_one_glues(t: Layout, shape: tuple[int, ...]) -> bool:
+    """The rule, with a dimension of size 1 joining both its neighbours' group whatever the strides."""
+    sizes = _resolved(t, shape)
+    if sizes is None:
+        return False
+    groups, run = [], [len(t.shape) - 1] if t.shape else []
+    for dim in range(len(t.shape) - 2, -1, -1):
+        joined = (t.shape[dim] == 1 or t.shape[dim + 1] == 1
+                  or t.stride(dim) == t.stride(dim + 1) * t.shape[dim + 1])
+        if joined:
+            run.append(dim)
+        else:
+            groups.append(run)
+            run = [dim]
+    groups.append(run)
+    counts = [math.prod(t.shape[d] for d in group) for group in reversed(groups) if group]
+    position = 0
+    for count in counts:
+        made = 1
+        while made < count and position < len(sizes):
+            made *= sizes[position]
+            position += 1
+        if made != count:
+            return False
+    return all(s == 1 for s in sizes[position:])
+
+
 key("views-can-view", view_succeeds, models=[
     Model("contiguous-only", _contiguous_only, "only a contiguous tensor could be viewed."),
     Model("count-only", _count_only, "any shape with the same number of elements could be viewed."),
     Model("minus-one-literal", _literal_minus_one, "-1 in the new shape were an ordinary size, never inferred."),
     Model("size-one-blocks", _size_one_blocks,
           "a dimension of size 1 had to line up in memory with its neighbours like any other."),
+    Model("size-one-glues", _size_one_glues,
+          "a dimension of size 1 joined the dimensions on both its sides, whatever their strides."),
 ])
 
 
@@ -268,7 +297,7 @@ def _selftest() -> dict[str, Any]:
 key("views-selftest", _selftest, values=True, models=[
     Model("shape-for-stride", {"q1": (3, 5)}, "the stride were the shape."),
     Model("unswapped", {"q1": (5, 1)}, "a transpose left the strides as they were."),
-    Model("offset-in-rows", {"q2": 1}, "the offset counted rows, not storage slots."),
+    Model("offset-in-rows", {"q2": 1}, "the offset were counted in rows."),
     Model("contiguous-shares", {"q3": True}, "contiguous() on a non-contiguous tensor returned a view."),
     Model("expand-copies", {"q4": 12}, "expand wrote its repeated rows out into new slots."),
     Model("columns-merge", {"q5": True},

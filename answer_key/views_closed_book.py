@@ -124,7 +124,7 @@ key("views-reproduce", REFERENCE, models=[
           "a transpose wrote the data out afresh in the new order."),
     Model("step-ignored", _with(sliced=_step_ignored), "a step in a slice left that dimension's stride as it was."),
     Model("offset-by-start", _with(sliced=_offset_by_start),
-          "start counted storage slots rather than elements of the sliced dimension."),
+          "start were a number of storage slots."),
     Model("offset-unmoved", _with(sliced=_offset_unmoved), "a slice that starts later began at the same offset."),
     Model("floor-size", _with(sliced=_floor_size), "a slice dropped a last step that is shorter than the others."),
     Model("expand-keeps-strides", _with(expanded=_expand_keeps),

@@ -52,7 +52,7 @@ class StrideExplorer:
         widget: The top-level ``VBox``.
     """
 
-    def __init__(self, shape: str = "4, 8") -> None:
+    def __init__(self, shape: str = "3, 6") -> None:
         self._shape: tuple[int, ...] = ()
         self._ops: list[Op] = []
         self.tensor = start_tensor(())
@@ -259,7 +259,7 @@ class StrideExplorer:
         )
 
 
-def explore(shape: str = "4, 8") -> StrideExplorer:
+def explore(shape: str = "3, 6") -> StrideExplorer:
     """Build a :class:`StrideExplorer` starting from ``torch.arange(n).view(shape)``.
 
     Args:

@@ -94,7 +94,8 @@ def draw_layout(
 ) -> LayoutFigure:
     """Draw a tensor's storage strip above its logical grid, coloured by the slot each element reads.
 
-    Top: one box per storage slot from 0 to the last slot read (at least up to the offset),
+    Top: one box per storage slot — every slot of a tensor's storage; for a bare layout, from 0
+    to the last slot read (at least up to the offset) —
     read slots in their own colour, unread slots grey and hatched, the storage offset
     marked, and ``×n`` under slots read by ``n > 1`` elements. Below: the elements of the
     1-D, 2-D or 3-D tensor (3-D as one panel per index of dim 0), each painted with its
@@ -117,8 +118,9 @@ def draw_layout(
     layout = source if isinstance(source, Layout) else Layout.of(source)
     if not 1 <= layout.ndim <= 3:
         raise ValueError(f"draw_layout draws 1-D, 2-D or 3-D tensors, not {layout.ndim}-D ones")
-    # The storage torch needs for this layout; the strip shows it, and at least the offset's slot.
-    n_slots = max(layout.storage_size(), layout.offset + 1)
+    # A tensor's whole storage; for a bare layout, the storage torch needs for it (and the offset's slot).
+    whole = 0 if isinstance(source, Layout) else source.untyped_storage().nbytes() // source.element_size()
+    n_slots = max(layout.storage_size(), layout.offset + 1, whole)
     if n_slots > max_slots:
         raise ValueError(
             f"this layout spans {n_slots} storage slots, more than max_slots={max_slots}; "

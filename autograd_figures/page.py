@@ -36,7 +36,7 @@ class StaticExplorer:
         shape: The start shape as typed, e.g. ``"4, 8"``.
     """
 
-    shape: str = "4, 8"
+    shape: str = "3, 6"
 
     def _repr_html_(self) -> str:
         if not (_STATIC / "stride-explorer.js").is_file():
@@ -52,7 +52,7 @@ class StaticExplorer:
         )
 
 
-def static_explorer(shape: str = "4, 8") -> StaticExplorer:
+def static_explorer(shape: str = "3, 6") -> StaticExplorer:
     """A stride explorer that runs in the browser, starting from ``torch.arange(n).view(shape)``.
 
     Make it the last expression of a cell. Its HTML output carries the explorer's script, so

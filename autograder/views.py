@@ -45,8 +45,8 @@ for _key in CLASSIFY_KEYS:
 #: The expressions of CLASSIFY_MORE, over x = torch.arange(20.).view(4, 5) and
 #: y = torch.arange(60.).view(3, 4, 5); hidden ones decide the grade.
 MORE_EXPRESSIONS = {
-    "x.flatten()": False,
-    "x.T.flatten()": False,
+    "x[1:].flatten()": False,
+    "x[:, 1:].flatten()": False,
     "x.squeeze(0)": False,
     "x.unfold(1, 3, 1)": False,
     "x.narrow(0, 1, 2)": False,
@@ -182,8 +182,12 @@ def _stepped(draw: Draw) -> torch.Tensor:
 
 
 def _with_size_one(draw: Draw) -> torch.Tensor:
-    t, _ = drawn_tensor(draw, draw.sized(3, 4), ones=1, step=False)
-    return t
+    """A 2-D tensor, contiguous or transposed, with a size-1 dimension between its two whose stride
+    is unrelated to theirs: whether its dimensions merge depends on the other two alone."""
+    inner = torch.empty(draw.shape(2, 2, 5))
+    inner = inner.mT if draw.integer(0, 1) else inner
+    (rows, columns), (row_step, column_step) = inner.shape, inner.stride()
+    return inner.as_strided((rows, 1, columns), (row_step, draw.integer(1, 7), column_step))
 
 
 def _drawn(draw: Draw) -> torch.Tensor:
@@ -222,7 +226,7 @@ def _can_view_inputs(make: Callable[[Draw], torch.Tensor], how: str) -> Callable
 
 def _show_layout(inputs: tuple) -> str:
     layout, shape = inputs
-    return f"t with shape {layout.shape}, stride {layout.stride()} and shape {shape}"
+    return f"t with shape {layout.shape}, stride {layout.stride()} and target shape {shape}"
 
 
 CAN_VIEW_CASES: dict[str, tuple[str, Callable[[Draw], torch.Tensor], str, bool, int]] = {
@@ -237,7 +241,8 @@ CAN_VIEW_CASES: dict[str, tuple[str, Callable[[Draw], torch.Tensor], str, bool, 
     "infer": ("can_view(t, shape), shape with one -1", _contiguous, "infer", False, 1),
     "expanded-split": ("can_view(expanded, shape), shape splits a dimension", _expanded, "split", True, 1),
     "expanded-flat": ("can_view(expanded, (numel,))", _expanded, "flat", True, 1),
-    "size-one": ("can_view(t, shape), t with a dimension of size 1", _with_size_one, "any", True, 2),
+    "size-one": ("can_view(t, shape), t with a dimension of size 1 between two others", _with_size_one, "flat",
+                 True, 2),
     "stepped-split": ("can_view(t[::2], shape), shape splits a dimension", _stepped, "split", True, 1),
     "stepped-merge": ("can_view(t[::2], shape), shape merges two dimensions", _stepped, "merge", True, 1),
     "infer-transpose": ("can_view(t.mT, shape), shape with one -1", _transposed, "infer", True, 1),

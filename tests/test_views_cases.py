@@ -107,7 +107,7 @@ def test_the_expressions_that_error_raise_the_layout_errors_they_teach():
 def test_a_result_counts_as_a_view_only_when_it_shares_memory():
     sources = more_sources()
     assert share_memory(sources["x"].T.unbind(0)[2], sources["x"])
-    assert classify_expression("x.T.flatten()") == "copy"
+    assert classify_expression("x[:, 1:].flatten()") == "copy"
 
 
 def test_the_expressions_cover_every_answer_visibly_and_hidden():

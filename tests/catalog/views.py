@@ -7,8 +7,8 @@ tests put these into real submissions and grade them with nbgrader and with the 
 """
 
 CLASSIFY_MORE_ANSWER = {
-    "x.flatten()": "view",
-    "x.T.flatten()": "copy",
+    "x[1:].flatten()": "view",
+    "x[:, 1:].flatten()": "copy",
     "x.squeeze(0)": "view",
     "x.unfold(1, 3, 1)": "view",
     "x.narrow(0, 1, 2)": "view",
@@ -128,11 +128,11 @@ RIGHT = {
     "views-classify-more": [
         ("literal", classify_more_with()),
         ("grouped", "CLASSIFY_MORE = dict.fromkeys([\n"
-                    "    'x.flatten()', 'x.squeeze(0)', 'x.unfold(1, 3, 1)', 'x.narrow(0, 1, 2)',\n"
+                    "    'x[1:].flatten()', 'x.squeeze(0)', 'x.unfold(1, 3, 1)', 'x.narrow(0, 1, 2)',\n"
                     "    'x[2:].as_strided((4, 5), (5, 1), 0)', 'y.permute(2, 0, 1).diagonal(0, 1, 2)',\n"
                     "    'y[:, :, :2].flatten(0, 1)', 'x.T.unbind(0)[2]'], 'view')\n"
                     "CLASSIFY_MORE.update(dict.fromkeys([\n"
-                    "    'x.T.flatten()', 'x[torch.tensor([False, True, True, False])]',\n"
+                    "    'x[:, 1:].flatten()', 'x[torch.tensor([False, True, True, False])]',\n"
                     "    'y.movedim(0, 2).reshape(60)', 'y[:, 1].flatten()'], 'copy'))\n"
                     "CLASSIFY_MORE.update(dict.fromkeys(\n"
                     "    ['y.movedim(0, 2).view(60)', 'x.as_strided((4, 5), (5, 1), 1)'], 'error'))"),
@@ -233,6 +233,12 @@ WRONG = {
                                       "        return False\n"
                                       "    return t.is_contiguous()", "contiguous-only"),
         ("ignores-numel", "def can_view(t, shape):\n    return t.is_contiguous() or len(shape) > t.dim()", None),
+        ("size-one-joins-its-neighbours", CAN_VIEW_REFERENCE_FREE.replace(
+            "    dims = [(n, s) for n, s in zip(t.shape, t.stride()) if n != 1]\n",
+            "    dims = list(zip(t.shape, t.stride()))\n").replace(
+            "        if i == 0 or dims[i - 1][1] != dims[i][0] * dims[i][1]:",
+            "        if i == 0 or (dims[i - 1][0] != 1 and dims[i][0] != 1\n"
+            "                      and dims[i - 1][1] != dims[i][0] * dims[i][1]):"), "size-one-glues"),
     ],
     "views-selftest": [
         ("transpose-unswapped", _with(SELFTEST, q1=(5, 1)), "unswapped"),
