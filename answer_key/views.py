@@ -198,23 +198,22 @@ def _literal_minus_one(t: Layout, shape: tuple[int, ...]) -> bool:
     return math.prod(shape) == t.numel() and view_succeeds(t, shape)
 
 
-def _size_one_blocks(t: Layout, shape: tuple[int, ...]) -> bool:
-    """The rule, with size-1 dimensions treated like any other when dimensions are grouped."""
+def _grouped_view(t: Layout, shape: tuple[int, ...], joins) -> bool:
+    """A view rule that groups neighbouring dimensions when ``joins(dim)`` says dimension ``dim``
+    joins the group of ``dim + 1``, and then fits the new shape's sizes to the groups in order."""
     sizes = _resolved(t, shape)
     if sizes is None:
         return False
-    strides = list(t.stride())
     groups, run = [], [len(t.shape) - 1] if t.shape else []
     for dim in range(len(t.shape) - 2, -1, -1):
-        if strides[dim] == strides[dim + 1] * t.shape[dim + 1]:
+        if joins(dim):
             run.append(dim)
         else:
             groups.append(run)
             run = [dim]
     groups.append(run)
-    counts = [math.prod(t.shape[d] for d in group) for group in reversed(groups) if group]
     position = 0
-    for count in counts:
+    for count in (math.prod(t.shape[d] for d in group) for group in reversed(groups) if group):
         made = 1
         while made < count and position < len(sizes):
             made *= sizes[position]
@@ -222,33 +221,17 @@ def _size_one_blocks(t: Layout, shape: tuple[int, ...]) -> bool:
         if made != count:
             return False
     return all(s == 1 for s in sizes[position:])
+
+
+def _size_one_blocks(t: Layout, shape: tuple[int, ...]) -> bool:
+    """The rule, with size-1 dimensions treated like any other when dimensions are grouped."""
+    return _grouped_view(t, shape, lambda d: t.stride(d) == t.stride(d + 1) * t.shape[d + 1])
 
 
 def _size_one_glues(t: Layout, shape: tuple[int, ...]) -> bool:
     """The rule, with a dimension of size 1 joining both its neighbours' group whatever the strides."""
-    sizes = _resolved(t, shape)
-    if sizes is None:
-        return False
-    groups, run = [], [len(t.shape) - 1] if t.shape else []
-    for dim in range(len(t.shape) - 2, -1, -1):
-        joined = (t.shape[dim] == 1 or t.shape[dim + 1] == 1
-                  or t.stride(dim) == t.stride(dim + 1) * t.shape[dim + 1])
-        if joined:
-            run.append(dim)
-        else:
-            groups.append(run)
-            run = [dim]
-    groups.append(run)
-    counts = [math.prod(t.shape[d] for d in group) for group in reversed(groups) if group]
-    position = 0
-    for count in counts:
-        made = 1
-        while made < count and position < len(sizes):
-            made *= sizes[position]
-            position += 1
-        if made != count:
-            return False
-    return all(s == 1 for s in sizes[position:])
+    return _grouped_view(t, shape, lambda d: t.shape[d] == 1 or t.shape[d + 1] == 1
+                         or t.stride(d) == t.stride(d + 1) * t.shape[d + 1])
 
 
 key("views-can-view", view_succeeds, models=[
