@@ -39,8 +39,8 @@ NOTEBOOKS_ZIP = "autograd-state-notebooks.zip"
 # Zip entries carry this date so that an unchanged course stages byte-identical files.
 ZIP_DATE = (2026, 1, 1, 0, 0, 0)
 EDITIONS = ("student", "instructor")
-# Packages whose code draws what executed cells show: part of each chapter's cache key.
-OUTPUT_PACKAGES = ("autograd_figures",)
+# Packages (and modules) whose code draws what executed cells show: part of each chapter's cache key.
+OUTPUT_PACKAGES = ("autograd_figures", "autograder/tracebacks.py")
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 INSTRUCTOR_BANNER = (
     "Instructor edition: solutions and hidden tests are shown (collapsed). "
@@ -50,7 +50,11 @@ INSTRUCTOR_BANNER = (
 
 def package_digest(root: Path = PACKAGE_ROOT) -> str:
     """A digest of the packages whose code shapes chapter outputs (figures, the page explorer)."""
-    return hashlib.sha256("".join(tree_digest(root / name) for name in OUTPUT_PACKAGES).encode()).hexdigest()[:16]
+    parts = [
+        hashlib.sha256((root / name).read_bytes()).hexdigest() if (root / name).is_file() else tree_digest(root / name)
+        for name in OUTPUT_PACKAGES
+    ]
+    return hashlib.sha256("".join(parts).encode()).hexdigest()[:16]
 
 
 def stage_chapter(student_edition: Path, target: Path, digest: str = "") -> None:
