@@ -99,5 +99,7 @@ def install(shell: Any | None = None) -> bool:
     shell = shell or _shell()
     if shell is None or not hasattr(shell, "set_custom_exc"):
         return False
-    shell.set_custom_exc((Exception,), show_learner_traceback)
+    # BaseException: pytest's failures (``pytest.raises`` in a cell) are not Exceptions. IPython
+    # handles SystemExit before it looks here.
+    shell.set_custom_exc((BaseException,), show_learner_traceback)
     return True

@@ -50,6 +50,15 @@ def test_an_error_from_inside_a_library_shows_the_cells_frame_and_the_message(sh
     assert any(name.endswith("decoder.py") for name in frames)
 
 
+def test_an_exception_that_is_not_an_exception_class_is_shown_the_same_way(shell, capsys):
+    # pytest.fail and a failed pytest.raises raise a BaseException (chapter cells use pytest.raises).
+    run(shell, capsys, "import pytest")
+    result, shown = run(shell, capsys, "with pytest.raises(KeyError):\n    pass")
+    assert type(result.error_in_exec).__name__ == "Failed"
+    assert names_cell(shown, 2, 1) and "_pytest" not in shown and "site-packages" not in shown
+    assert shown.rstrip().endswith(f"Failed: {result.error_in_exec}")
+
+
 def test_a_function_a_cell_defined_keeps_its_frame(shell, capsys):
     run(shell, capsys, "def broken():\n    return 1 / 0")
     _, shown = run(shell, capsys, "broken()")
