@@ -13,6 +13,7 @@ This module is imported into the learner's kernel: it depends on IPython only.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from types import TracebackType
@@ -20,6 +21,10 @@ from typing import Any
 
 # Chained exceptions deeper than this are shown without their frames (a cycle ends the walk too).
 _MAX_CHAIN = 32
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+# IPython's decoration, 75 columns wide (two lines on a phone): a rule, and each exception's
+# "RuntimeError      Traceback (most recent call last)". The exception's name ends the traceback anyway.
+_DECORATION = re.compile(r"^\s*(-+|\S+\s+Traceback \(most recent call last\))\s*$")
 
 
 def _shell() -> Any | None:
@@ -65,7 +70,8 @@ def _chain(value: BaseException) -> Iterator[BaseException]:
 
 
 def learner_traceback(shell: Any, etype: type, value: BaseException, tb: TracebackType | None) -> list[str]:
-    """IPython's structured traceback of an exception with every frame outside the cells left out.
+    """IPython's structured traceback of an exception with every frame outside the cells left out,
+    and without its rule and header lines: the cells' frames, then ``RuntimeError: <message>``.
 
     Chained exceptions (``raise ... from``, or raised while handling another) are shown as IPython
     shows them, each with its cell frames only.
@@ -75,7 +81,8 @@ def learner_traceback(shell: Any, etype: type, value: BaseException, tb: Traceba
     try:
         for exc, original in saved:
             exc.__traceback__ = cell_frames(shell, original)
-        return shell.InteractiveTB.structured_traceback(etype, value, cell_frames(shell, tb), tb_offset=0)
+        stb = shell.InteractiveTB.structured_traceback(etype, value, cell_frames(shell, tb), tb_offset=0)
+        return [part for part in stb if not _DECORATION.match(_ANSI.sub("", part))]
     finally:
         for exc, original in saved:
             exc.__traceback__ = original

@@ -41,6 +41,8 @@ def test_an_error_from_inside_a_library_shows_the_cells_frame_and_the_message(sh
     assert shown.rstrip().endswith(f"JSONDecodeError: {result.error_in_exec}")
     assert "decoder.py" not in shown and "json/" not in shown
     assert shown.count(str(result.error_in_exec)) == 1
+    # No rule, no 75-column header: the first line names the cell.
+    assert re.match(CELL.format(n=2), shown) and "Traceback (most recent call last)" not in shown
     # The exception keeps every frame: %debug and the grader see them all.
     frames = []
     tb = sys.last_traceback
