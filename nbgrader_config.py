@@ -16,6 +16,8 @@ c.CourseDirectory.source_directory = "notebooks"
 # a cell's source nor quoted by the traceback of a failed hidden test.
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
+    # Each error once, from the cells' frames, as the learner's kernel shows it.
+    "autograder.pipeline.feedback.ReadableErrors",
     "autograder.pipeline.feedback.ClearHiddenTracebacks",
     "nbgrader.preprocessors.ClearHiddenTests",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
