@@ -16,6 +16,8 @@ c.CourseDirectory.source_directory = "notebooks"
 # a cell's source nor quoted by the traceback of a failed hidden test.
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
+    # Each error once, from the cells' frames, as the learner's kernel shows it.
+    "autograder.pipeline.feedback.ReadableErrors",
     "autograder.pipeline.feedback.ClearHiddenTracebacks",
     "nbgrader.preprocessors.ClearHiddenTests",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
@@ -23,3 +25,27 @@ c.GenerateFeedback.preprocessors = [
 
 # A chapter executes in well under a minute; a submission that hangs is stopped.
 c.Execute.timeout = 120
+
+# The student edition reads in JupyterLab as the site does: jupyterlab-myst renders tabs, dropdowns
+# and admonitions; cross-references and glued figures, which only the site has, are written out in
+# plain Markdown before the checksums (autograder/pipeline/lab_markdown.py). A hidden test cell,
+# its tests removed, keeps its docstring as a comment, so it prints nothing.
+c.GenerateAssignment.preprocessors = [
+    "nbgrader.preprocessors.IncludeHeaderFooter",
+    "nbgrader.preprocessors.InstantiateTests",
+    "nbgrader.preprocessors.LockCells",
+    "nbgrader.preprocessors.ClearSolutions",
+    "nbgrader.preprocessors.ClearOutput",
+    "autograder.pipeline.lab_markdown.LabMarkdown",
+    "nbgrader.preprocessors.CheckCellMetadata",
+    "nbgrader.preprocessors.ComputeChecksums",
+    "nbgrader.preprocessors.SaveCells",
+    "nbgrader.preprocessors.ClearHiddenTests",
+    "autograder.pipeline.lab_markdown.QuietHiddenTests",
+    "nbgrader.preprocessors.ClearMarkScheme",
+    "nbgrader.preprocessors.ComputeChecksums",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
+# The site the notebooks' cross-references link to: where `make serve` serves it. Set the address
+# of the published site before releasing to learners.
+c.LabMarkdown.site_url = "http://127.0.0.1:8000/"

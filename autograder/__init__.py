@@ -5,11 +5,18 @@ its inputs are drawn and how an answer is called on them. What an answer should 
 trusted package ``answer_key``, which a learner's installation does not carry and the grading
 sandbox cannot import. The instructor pipeline lives in :mod:`autograder.pipeline` and is never
 imported from here, so a learner's kernel does not load it.
+
+Importing it (every chapter's setup cell does) also makes the running IPython show an error a cell
+raises with the cells' own frames and the message only (:mod:`autograder.tracebacks`).
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from autograder import tracebacks
+
+tracebacks.install()
 
 __all__ = ["grade"]
 

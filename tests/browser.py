@@ -57,6 +57,13 @@ def toc_chapters(root: Path = ROOT) -> list[str]:
     return [page.removeprefix("chapters/") for page in toc_pages(root) if page.startswith("chapters/")]
 
 
+# Code blocks (sources, outputs, errors) on show whose longest line is wider than the block: the
+# reader would have to scroll it sideways to read the end, an error's message included.
+CUT_CODE_LINES = """() => [...document.querySelectorAll('article pre')]
+    .filter((pre) => pre.getBoundingClientRect().width > 0 && pre.scrollWidth > pre.clientWidth + 1)
+    .slice(0, 3).map((pre) => pre.textContent.trim().slice(0, 80))"""
+
+
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - the signature http.server calls
         pass

@@ -3,7 +3,8 @@
 - axe-core (vendored, pinned: ``_vendor/axe-core``) checks every page against WCAG 2.1 A and AA;
   any violation fails, naming the rule and the elements.
 - Every image says what it shows: no empty alt, no file name, no "figure".
-- At 390 px (a phone) no page scrolls sideways; in the theme's dark mode every figure stays on
+- At 390 px (a phone) no page scrolls sideways and no line of code or output is wider than its
+  block; in the theme's dark mode every figure stays on
   a light, opaque background. Screenshots of both land in ``_build/test-artifacts``.
 - The page stride explorer is driven by the keyboard alone.
 
@@ -19,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from autograder.pipeline.course import ROOT
-from tests.browser import screenshot, serve, watched_page
+from tests.browser import CUT_CODE_LINES, screenshot, serve, watched_page
 
 pytestmark = [pytest.mark.book, pytest.mark.browser]
 
@@ -178,6 +179,9 @@ def test_every_chapter_fits_a_phone_and_stays_readable_in_dark_mode(browser, edi
                 cut = page.evaluate(UNSCROLLABLE_OVERFLOW)
                 if cut:
                     problems.append(f"{name} ({mode}): wider than the phone, in no scrolling block: {cut}")
+                cut = page.evaluate(CUT_CODE_LINES)
+                if cut:
+                    problems.append(f"{name} ({mode}): code lines wider than their block: {cut}")
                 if mode == "dark":
                     for figure in page.evaluate(FIGURE_BACKGROUNDS):
                         light = [int(v) for v in re.findall(r"\d+", figure["background"])[:3]]

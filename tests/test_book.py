@@ -140,3 +140,39 @@ def test_modules_chapter_shows_its_real_errors_and_state_maps(site):
                   "expected m1 and m2 to have the same dtype"):
         assert error in text, error
     assert len(re.findall(r'<img[^>]+src="[^"]*_images/[^"]+\.png"', page)) >= 2
+
+
+TRACEBACK_BLOCK = re.compile(r'<div class="output traceback[^"]*">(.*?)</pre>', re.S)
+# A frame outside the notebook's cells, as IPython prints it: "File /path/to/module.py:623, in f(...)".
+LIBRARY_FRAME = re.compile(r"^File .*(\.py|>):\d+", re.M)
+# Paths of the machine that built the site (the guide's own ".venv/bin/..." commands are relative).
+MACHINE_PATHS = re.compile(r"site-packages|/\.venv/|/usr/lib/python|/ipykernel_\d+")
+
+
+def site_pages(site_dir) -> list:
+    pages = sorted(site_dir.rglob("*.html"))
+    return [page for page in pages if not page.relative_to(site_dir).parts[0].startswith("_")]
+
+
+def test_the_check_finds_a_library_frame_in_a_traceback():
+    shown = "Cell In[4], line 1\n----> 1 y.backward()\n\nFile /x/.venv/lib/python3.11/site-packages/torch/a.py:623, in"
+    assert LIBRARY_FRAME.search(shown) and MACHINE_PATHS.search(shown)
+    assert not LIBRARY_FRAME.search("Cell In[4], line 1\n----> 1 t.T.view(16)\n\nRuntimeError: view size")
+
+
+def test_every_error_shows_the_cells_frames_and_no_path_of_the_build_machine(site):
+    course, html = site
+    errors, problems = 0, []
+    for page in site_pages(html):
+        raw = page.read_text()
+        text = visible_text(raw)
+        name = page.relative_to(html).as_posix()
+        shown_paths = {str(course.root), *MACHINE_PATHS.findall(text)}
+        problems += [f"{name}: shows {path!r}" for path in shown_paths if path in text]
+        for block in TRACEBACK_BLOCK.findall(raw):
+            errors += 1
+            shown = visible_text(block).strip()
+            if LIBRARY_FRAME.search(shown) or not shown.startswith("Cell In["):
+                problems.append(f"{name}: a traceback not from a cell's frame, or through a library: {shown[:300]!r}")
+    assert errors >= 50  # every chapter shows its errors
+    assert problems == []

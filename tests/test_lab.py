@@ -1,13 +1,17 @@
-"""A learner works Chapter 1 in a real JupyterLab, in Chromium: run, answer, test, validate.
+"""The learner's JupyterLab, in Chromium: every notebook reads as the site does; Chapter 1 is worked.
 
-JupyterLab runs on loopback with a token, the nbgrader and widgets extensions active, on a
-copy of the released student edition. The browser refuses any request off loopback.
+One JupyterLab runs on loopback with a token, the nbgrader, widgets and MyST extensions active, on
+a copy of the released student editions (``<chapter>/<chapter>.ipynb``, as nbgrader hands them
+out). Every chapter and companion opens with its MyST rendered — no directive or role shows as raw
+text, a tab switches, a dropdown opens, a cross-reference links to the site — and Chapter 1 is
+run, answered, tested and validated. The browser refuses any request off loopback.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import signal
 import socket
@@ -20,7 +24,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from tests.browser import screenshot, watched_page
+from autograder.pipeline.course import Course, nbgrader_meta, read_notebook
+from autograder.pipeline.lab_markdown import DEFAULT_SITE_URL
+from tests.browser import screenshot, toc_pages, watched_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.nbgrader]
 
@@ -62,13 +68,16 @@ def lab_settings(folder: Path) -> Path:
     return settings
 
 
-@pytest.fixture
-def lab(released_course, tmp_path):
-    """A JupyterLab server on loopback serving a copy of the student edition; yields (url, token, root)."""
+@pytest.fixture(scope="module")
+def lab(released_course, tmp_path_factory):
+    """One JupyterLab server on loopback serving a copy of every student edition, for the module;
+    yields (url, token, Chapter 1's notebook)."""
+    tmp_path = tmp_path_factory.mktemp("lab")
     root = tmp_path / "work"
-    root.mkdir()
-    notebook = root / f"{CHAPTER}.ipynb"
-    notebook.write_bytes(released_course.release_notebook(CHAPTER).read_bytes())
+    for chapter in released_course.chapters():
+        (root / chapter).mkdir(parents=True)
+        (root / chapter / f"{chapter}.ipynb").write_bytes(released_course.release_notebook(chapter).read_bytes())
+    notebook = root / CHAPTER / f"{CHAPTER}.ipynb"
     port, token = free_port(), secrets.token_hex(16)
     command = [
         sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.open_browser=False",
@@ -76,6 +85,8 @@ def lab(released_course, tmp_path):
         f"--ServerApp.root_dir={root}", f"--LabApp.user_settings_dir={lab_settings(tmp_path)}",
         f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}", "--LabApp.news_url=",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate", "--LabApp.extension_manager=readonly",
+        # window.jupyterapp: the render checks open each notebook in one page, without a kernel.
+        "--LabApp.expose_app_in_browser=True",
     ]
     if os.geteuid() == 0:  # CI runs as root
         command.append("--allow-root")
@@ -190,12 +201,130 @@ def type_answer(page, cell, answer: dict) -> None:
     page.keyboard.type(f"STRIDES = {answer!r}")
 
 
+NOTEBOOKS = Course().chapters()
+SITE_PAGES = set(toc_pages())
+# What MyST looks like when it is not rendered: a directive's fence, a role's name in braces,
+# or jupyterlab-myst's notice for what it does not know.
+# In a student edition's markdown: what jupyterlab-myst cannot render (the release writes it out).
+SITE_ONLY_MYST = re.compile(r"\{doc\}`|\{glue[:\w-]*\}")
+RAW_MYST = re.compile(r"\{[a-z][\w:-]*\}|:::|```|Unknown (Directive|Role)")
+# Opened with a kernel (the widgets extension fails on a kernel-less notebook) — the first one's, so
+# that one kernel starts, not one per notebook — and left open: closing a notebook whose kernel has
+# just started cancels the debugger's first request.
+OPEN_NOTEBOOK = """async (path) => {
+    const kernelPreference = window.sharedKernel ? {id: window.sharedKernel} : {};
+    const widget = await window.jupyterapp.commands.execute('docmanager:open',
+        {path, factory: 'Notebook', kernelPreference});
+    await widget.context.ready;
+    await widget.sessionContext.ready;
+    window.sharedKernel = window.sharedKernel || widget.sessionContext.session.kernel.id;
+}"""
+
+# Markdown cells as rendered, their code and maths left out (both may hold braces).
+RENDERED_PROSE = """(cells) => cells.map((cell) => {
+    const copy = cell.cloneNode(true);
+    copy.querySelectorAll('code, pre, .katex, math, annotation').forEach((code) => code.remove());
+    return copy.textContent;
+})"""
+
+
+def test_the_released_student_editions_hold_no_myst_that_only_the_site_renders(released_course):
+    """nbgrader's release runs the preprocessors (nbgrader_config.py): every chapter's student edition."""
+    for chapter in Course().chapters():
+        edition = read_notebook(released_course.release_notebook(chapter))
+        markdown = "\n".join(cell.source for cell in edition.cells if cell.cell_type == "markdown")
+        assert SITE_ONLY_MYST.search(markdown) is None, chapter
+        for target in re.findall(rf"\]\({re.escape(DEFAULT_SITE_URL)}([^)#]+)\.html", markdown):
+            assert target in SITE_PAGES, (chapter, target)
+        for cell in edition.cells:
+            if cell.cell_type == "code" and nbgrader_meta(cell).get("grade_id", "").endswith("-tests-hidden"):
+                assert all(line.startswith("#") for line in cell.source.splitlines()), (chapter, cell.source)
+
+
+@pytest.fixture(scope="module")
+def lab_page(browser, lab):
+    """One page of the module's JupyterLab, the app loaded; notebooks are opened in it one by one
+    (a page load per notebook would start JupyterLab each time)."""
+    url, token, _ = lab
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page, watch = watched_page(context)
+    page.goto(f"{url}/lab?token={token}", wait_until="load")
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.started", timeout=60_000)
+    page.evaluate("() => window.jupyterapp.started")
+    yield page, watch
+    context.close()
+
+
+def markdown_cell_count(path: Path) -> int:
+    return sum(cell["cell_type"] == "markdown" for cell in json.loads(path.read_text())["cells"])
+
+
+@pytest.mark.parametrize("chapter", NOTEBOOKS)
+def test_the_notebook_reads_in_jupyterlab_as_on_the_site(lab, lab_page, chapter):
+    _, _, chapter_one = lab
+    page, watch = lab_page
+    seen = len(watch.problems)
+    notebook = chapter_one.parent.parent / chapter / f"{chapter}.ipynb"
+    page.evaluate(OPEN_NOTEBOOK, f"{chapter}/{chapter}.ipynb")
+    panel = page.locator(".jp-NotebookPanel:visible")
+    try:
+        # jupyterlab-myst renders every markdown cell (an incompatible extension renders none).
+        rendered = panel.locator(".jp-MarkdownCell .myst")
+        page.wait_for_function(
+            "([panel, n]) => panel.querySelectorAll('.jp-MarkdownCell .myst').length === n",
+            arg=[panel.element_handle(), markdown_cell_count(notebook)], timeout=30_000,
+        )
+        raw = [m.group(0) for text in rendered.evaluate_all(RENDERED_PROSE) for m in RAW_MYST.finditer(text)]
+        assert raw == [], f"{chapter} shows MyST as raw text: {raw[:10]}"
+
+        # Cross-references go to the site's pages (never to a file JupyterLab cannot open).
+        hrefs = rendered.locator("a[href]").evaluate_all("(links) => links.map((a) => a.getAttribute('href'))")
+        pages = [href for href in hrefs if not href.startswith("#")]
+        assert all(href.startswith(DEFAULT_SITE_URL) for href in pages), pages
+        linked = {href.removeprefix(DEFAULT_SITE_URL).removesuffix(".html").split("#")[0] for href in pages}
+        assert linked <= SITE_PAGES, linked - SITE_PAGES
+
+        # The check question's answer (in the first tab, shown when the notebook opens).
+        dropdown = rendered.locator("details.myst-dropdown").first
+        if dropdown.count():
+            body = dropdown.locator(".myst-dropdown-body")
+            assert not body.is_visible()
+            dropdown.locator("summary").click()
+            body.wait_for(state="visible", timeout=5_000)
+            assert dropdown.evaluate("(details) => details.open")
+        tabs = rendered.locator(".myst-tab-set").first
+        if tabs.count():
+            other = tabs.locator(".myst-tab-item-header-inactive").first
+            name = other.inner_text()
+            other.click()
+            assert tabs.locator(".myst-tab-item-header-active").inner_text() == name
+            shown = tabs.locator(".myst-tab-item-text > div:not(.hidden)")
+            assert shown.count() == 1 and shown.first.is_visible()
+        if chapter == CHAPTER:
+            screenshot(page, "lab-views-myst")
+        assert watch.problems[seen:] == []
+    except Exception:
+        screenshot(page, f"lab-{chapter}-render-failure")
+        raise
+
+
+def assert_error_reads_in_one_line(cell, message: str) -> None:
+    """The cell's error shows its own frame (``Cell In[n]``, n its prompt's number), never a library's
+    or a path, and ``message`` once, wrapped inside the output (nothing cut at its edge)."""
+    output = cell.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").first
+    text = output.inner_text()
+    number = re.search(r"\[(\d+)\]", cell.locator(".jp-InputPrompt").inner_text()).group(1)
+    assert re.findall(r"Cell In\[(\d+)\]", text) == [number], text
+    assert text.count(message) == 1 and "site-packages" not in text and "File " not in text, text
+    assert output.evaluate("(o) => [...o.querySelectorAll('pre')].every((p) => p.scrollWidth <= p.clientWidth)")
+
+
 def test_learner_runs_answers_tests_and_validates_chapter_one(browser, lab):
     url, token, notebook = lab
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page, watch = watched_page(context)
     try:
-        page.goto(f"{url}/lab/tree/{notebook.name}?token={token}", wait_until="load")
+        page.goto(f"{url}/lab/tree/{CHAPTER}/{notebook.name}?token={token}", wait_until="load")
         page.locator(".jp-NotebookPanel .jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
         wait_for_kernel(page)
 
@@ -209,6 +338,9 @@ def test_learner_runs_answers_tests_and_validates_chapter_one(browser, lab):
         assert page.locator(".stride-explorer[data-mounted='true'] .se-slot").count() > 0
         figures = page.locator(".jp-OutputArea-output img")
         assert figures.count() >= 5
+        # The chapter's first error, as the kernel shows it: the cell's own frame, torch's message once.
+        refusal = cell_with(page, "t.T.view(16)")
+        assert_error_reads_in_one_line(refusal, "view size is not compatible with input tensor's size and stride")
 
         tests = cell_with(page, 'grade("views-strides", STRIDES)')
         type_answer(page, answer, WRONG)
@@ -217,11 +349,15 @@ def test_learner_runs_answers_tests_and_validates_chapter_one(browser, lab):
         failure = tests.locator(".jp-OutputArea-output", has_text="checks failed")
         failure.wait_for(timeout=CELL_TIMEOUT_MS)
         assert "transpose" in failure.inner_text()
+        assert_error_reads_in_one_line(tests, "checks failed")
 
         type_answer(page, answer, RIGHT)
         run_cell(page, answer)
         run_cell(page, tests)
         assert tests.locator(".jp-OutputArea-output").count() == 0  # a passing test cell prints nothing
+        hidden = cell_with(page, "# STRIDES: hidden checks")
+        run_cell(page, hidden)
+        assert hidden.locator(".jp-OutputArea-output").count() == 0  # no Out[] of a docstring
         page.keyboard.press("Control+s")
         page.wait_for_function(
             "() => !document.querySelector('.jp-NotebookPanel .jp-mod-dirty')", timeout=30_000
@@ -234,6 +370,7 @@ def test_learner_runs_answers_tests_and_validates_chapter_one(browser, lab):
         # The other exercises are still unanswered; this one passes.
         assert "views-classify" in report or "CLASSIFY" in report
         assert 'grade("views-strides", STRIDES)' not in report
+        assert "cannot be converted to a float" not in report
         dialog.locator("button").last.click()
         screenshot(page, "lab-views")
         assert [problem for problem in watch.problems if "console error" not in problem] == []

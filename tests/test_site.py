@@ -11,7 +11,7 @@ import re
 import pytest
 
 from autograder.pipeline.leaks import MARKERS, secret_lines
-from tests.browser import screenshot, serve, toc_chapters, toc_pages, watched_page
+from tests.browser import CUT_CODE_LINES, screenshot, serve, toc_chapters, toc_pages, watched_page
 
 pytestmark = [pytest.mark.book, pytest.mark.browser]
 
@@ -80,7 +80,7 @@ def test_page_loads_offline_without_errors(context, site_url, page_name):
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
-def test_chapter_renders_figures_widgets_and_explorers(context, site_url, chapter):
+def test_chapter_renders_figures_widgets_explorers_and_whole_code_lines(context, site_url, chapter):
     page, watch = open_page(context, f"{site_url}/chapters/{chapter}.html")
     images = page.locator("article.bd-article img")
     for k in range(images.count()):
@@ -95,6 +95,8 @@ def test_chapter_renders_figures_widgets_and_explorers(context, site_url, chapte
     for k in range(explorers.count()):
         assert explorers.nth(k).get_attribute("data-mounted") == "true"
         assert explorers.nth(k).locator(".se-slot").count() > 0
+    # Every line of code and output, an error's message included, is read whole inside its block.
+    assert page.evaluate(CUT_CODE_LINES) == []
     page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, f"site-{chapter}", full_page=True)
     page.locator("article.bd-article h1").first.wait_for(state="visible", timeout=15_000)

@@ -24,6 +24,7 @@ import nbformat
 import yaml
 
 from autograder.pipeline.course import Course, is_answer_cell, is_test_cell, nbgrader_meta, read_notebook
+from autograder.pipeline.lab_markdown import myst_markdown
 from autograder.pipeline.leaks import HIDDEN_TESTS_BEGIN, find_leaks, secret_lines
 from autograder.pipeline.release import release
 
@@ -39,8 +40,8 @@ NOTEBOOKS_ZIP = "autograd-state-notebooks.zip"
 # Zip entries carry this date so that an unchanged course stages byte-identical files.
 ZIP_DATE = (2026, 1, 1, 0, 0, 0)
 EDITIONS = ("student", "instructor")
-# Packages whose code draws what executed cells show: part of each chapter's cache key.
-OUTPUT_PACKAGES = ("autograd_figures",)
+# Packages (and modules) whose code draws what executed cells show: part of each chapter's cache key.
+OUTPUT_PACKAGES = ("autograd_figures", "autograder/tracebacks.py")
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 INSTRUCTOR_BANNER = (
     "Instructor edition: solutions and hidden tests are shown (collapsed). "
@@ -50,18 +51,26 @@ INSTRUCTOR_BANNER = (
 
 def package_digest(root: Path = PACKAGE_ROOT) -> str:
     """A digest of the packages whose code shapes chapter outputs (figures, the page explorer)."""
-    return hashlib.sha256("".join(tree_digest(root / name) for name in OUTPUT_PACKAGES).encode()).hexdigest()[:16]
+    parts = [
+        hashlib.sha256((root / name).read_bytes()).hexdigest() if (root / name).is_file() else tree_digest(root / name)
+        for name in OUTPUT_PACKAGES
+    ]
+    return hashlib.sha256("".join(parts).encode()).hexdigest()[:16]
 
 
-def stage_chapter(student_edition: Path, target: Path, digest: str = "") -> None:
+def stage_chapter(student_edition: Path, target: Path, digest: str = "", source: Path | None = None) -> None:
     """Copy a student notebook into the book tree, its answer and test cells tagged to skip.
 
     The book shows answer and test cells as learners get them (unanswered) and executes every
     other cell; an answer cell is a leaf, so nothing else needs its names. A first, removed cell
     names ``digest``: the execution cache keys on code cells only, so a change to the packages
-    that draw the outputs must re-execute the chapter.
+    that draw the outputs must re-execute the chapter. With the instructor ``source``, markdown
+    cells take its MyST back (the student edition writes what only the site renders in plain
+    Markdown for JupyterLab: :mod:`autograder.pipeline.lab_markdown`).
     """
     notebook = read_notebook(student_edition)
+    if source is not None:
+        myst_markdown(notebook, read_notebook(source))
     for cell in notebook.cells:
         if cell.cell_type == "code" and (is_answer_cell(cell) or is_test_cell(cell)):
             tags = cell.metadata.setdefault("tags", [])
@@ -160,7 +169,7 @@ def stage(course: Course) -> Path:
     for chapter in course.chapters():
         target = staged / "chapters" / f"{chapter}.ipynb"
         fresh = staged / "chapters" / f".{chapter}.new.ipynb"
-        stage_chapter(course.release_notebook(chapter), fresh, digest)
+        stage_chapter(course.release_notebook(chapter), fresh, digest, source=course.source_notebook(chapter))
         if target.exists() and target.read_bytes() == fresh.read_bytes():
             fresh.unlink()
         else:
@@ -265,6 +274,8 @@ def stage_instructor(course: Course) -> Path:
 
 def _release_digest(course: Course, chapter: str) -> str:
     digest = hashlib.sha256((course.root / "nbgrader_config.py").read_bytes())
+    # The release's own preprocessors write part of the student edition.
+    digest.update(Path(__file__).with_name("lab_markdown.py").read_bytes())
     digest.update(course.source_notebook(chapter).read_bytes())
     released = course.release_notebook(chapter)
     digest.update(released.read_bytes() if released.exists() else b"missing")
@@ -274,8 +285,9 @@ def _release_digest(course: Course, chapter: str) -> str:
 def release_changed(course: Course) -> list[str]:
     """Release (nbgrader generate_assignment) only the chapters changed since the last book build.
 
-    A chapter is released again when its instructor source, ``nbgrader_config.py`` or its student
-    edition changed; releasing takes seconds per chapter, most of a no-change rebuild otherwise.
+    A chapter is released again when its instructor source, ``nbgrader_config.py``, the release's
+    preprocessors (``lab_markdown.py``) or its student edition changed; releasing takes seconds per
+    chapter, most of a no-change rebuild otherwise.
 
     Returns:
         The chapters released.

@@ -1,9 +1,12 @@
-"""Feedback preprocessing: hidden test cells keep their verdict, never their code.
+"""Feedback preprocessing: errors read in one line; hidden test cells keep their verdict, never their code.
 
-nbgrader's ``ClearHiddenTests`` removes the hidden region from a cell's source, but a failed
-hidden test's traceback quotes that source line by line. This preprocessor, run before it,
-reduces the error output of every cell with a hidden region to its last line: the exception
-and its message, which name the misconception without the probe.
+- :class:`ReadableErrors`: every cell's error is shown once, as the learner's kernel shows it — the
+  cells' frames, then the exception and its message — never a traceback IPython printed into the
+  cell's text as well, nor the frames of torch or the grader (:mod:`autograder.pipeline.outputs`).
+- :class:`ClearHiddenTracebacks`: nbgrader's ``ClearHiddenTests`` removes the hidden region from a
+  cell's source, but a failed hidden test's traceback quotes that source line by line. Run before
+  it, this reduces the error output of every cell with a hidden region to its last line: the
+  exception and its message, which name the misconception without the probe.
 """
 
 from __future__ import annotations
@@ -12,6 +15,18 @@ from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool
 
 from autograder.pipeline.leaks import HIDDEN_TESTS_BEGIN
+from autograder.pipeline.outputs import cell_outputs
+
+
+class ReadableErrors(Preprocessor):
+    """Each code cell's outputs through :func:`~autograder.pipeline.outputs.cell_outputs`."""
+
+    enabled = Bool(True, help="nbconvert skips preprocessors that are not enabled").tag(config=True)
+
+    def preprocess_cell(self, cell, resources, index):
+        if cell.cell_type == "code" and cell.get("outputs"):
+            cell.outputs = cell_outputs(cell.outputs, cell.get("execution_count"))
+        return cell, resources
 
 
 class ClearHiddenTracebacks(Preprocessor):

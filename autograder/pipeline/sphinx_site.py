@@ -5,7 +5,8 @@
   with a console error on every page.
 - The theme's search and colour-mode buttons get an accessible name that contains their visible
   text (WCAG 2.5.3, axe's ``label-content-name-mismatch``): the templates below replace the theme's.
-- Maths wider than a phone scrolls inside its own box (``SITE_CSS``).
+- Maths wider than a phone scrolls inside its own box; code and outputs wrap inside theirs, so
+  no line of an error's message is cut at the block's edge (``SITE_CSS``).
 - The student edition of each notebook, staged by ``autograd-state book`` under ``downloads/``
   with ``downloads/manifest.json``, is copied to the site's ``downloads/``; a chapter's
   ``.ipynb`` button downloads it (``download`` attribute) and the ``notebook-downloads``
@@ -60,9 +61,12 @@ TEMPLATES = {
     ),
 }
 
-# Maths wider than a phone scrolls inside its own box, as code does, not the whole page.
+# Maths wider than a phone scrolls inside its own box, not the whole page. Code and outputs wrap
+# inside their block: an error's message, the line the reader is asked to read, is never cut at
+# its edge, on a desktop or on a phone.
 SITE_CSS = (
-    "<style>mjx-container { max-width: 100%; overflow-x: auto; overflow-y: hidden; }"
+    "<style>article pre { white-space: pre-wrap !important; overflow-wrap: anywhere; }"
+    " mjx-container { max-width: 100%; overflow-x: auto; overflow-y: hidden; }"
     ' mjx-container:not([display="true"]) { display: inline-block; vertical-align: bottom; }'
     ' mjx-container[display="true"] { display: block; }</style>'
 )
