@@ -247,12 +247,13 @@ def _run_prefix(prefix: wire.Prefix, output_limit: int, uid: int, gid: int) -> s
     try:
         shell = notebook_shell()
         lines = []
-        for step in prefix.steps:
+        for number, step in enumerate(prefix.steps, start=1):
+            shell.execution_count = number
             outputs = run_cell(shell, step.source, output_limit)
             raised = [o for o in outputs if isinstance(o, wire.Error)]
             if raised and step.key not in prefix.may_raise:
                 raise PrefixFailed(f"the prefix cell {step.key} raised {raised[0].ename}: {raised[0].evalue[:200]}")
-            lines.append(json.dumps(wire.cell_line(wire.CellReport(step.key, outputs))) + "\n")
+            lines.append(json.dumps(wire.cell_line(wire.CellReport(step.key, outputs, number))) + "\n")
     finally:
         os.seteuid(0)
         os.setegid(0)
@@ -293,7 +294,7 @@ def _serve(job: wire.Job, prefix: wire.Prefix, report: str, seconds: float, cpu:
     if limits["wall"] <= 0 or limits["cpu"] <= 0:  # what a run from the top would have come to
         return wire.JobResult("killed by the grader", f"timed out after {float(job.limits['wall']):.0f} s",
                               report=report, prefix=FORKED)
-    rest = replace(job.plan, steps=job.plan.steps[len(prefix.steps):])
+    rest = replace(job.plan, steps=job.plan.steps[len(prefix.steps):], first_number=len(prefix.steps) + 1)
     result = run_job(replace(job, plan=rest, limits=limits, prefix=None), uid, gid)
     return replace(result, report=report + result.report, prefix=FORKED)
 

@@ -69,7 +69,7 @@ def run_plan(plan: wire.Plan, report: int) -> None:
     """Run every step of a plan, reporting as it goes; ends with the end line."""
     shell = notebook_shell()
     probes: list[wire.ProbeStep] = []
-    for step in [*plan.steps, None]:
+    for number, step in enumerate([*plan.steps, None], start=plan.first_number):
         if isinstance(step, wire.ProbeStep):
             probes.append(step)
             continue
@@ -77,8 +77,10 @@ def run_plan(plan: wire.Plan, report: int) -> None:
             _probes_in_child(shell, probes, plan.assignment, report, plan.probe_seconds)
             probes = []
         if step is not None:
+            # A cell is numbered as Run All numbers it (test cells count), as its error shows.
+            shell.execution_count = number
             outputs = run_cell(shell, step.source, plan.output_limit)
-            send(report, wire.cell_line(wire.CellReport(step.key, outputs)))
+            send(report, wire.cell_line(wire.CellReport(step.key, outputs, number)))
     send(report, wire.END)
 
 
@@ -90,8 +92,11 @@ def notebook_shell() -> Any:
 
     config = Config()
     config.HistoryManager.enabled = False
+    from autograder import tracebacks
+
     shell = InteractiveShell.instance(colors="NoColor", config=config)
     shell.history_manager.enabled = False
+    tracebacks.install(shell)
     # Text is all the grader keeps; rendering every figure to PNG would cost half a second each.
     shell.display_formatter.active_types = ["text/plain"]
     return shell

@@ -23,6 +23,7 @@ from autograder.checks import Exercise, exercises
 from autograder.engine import CellObservation, CellVerdict, answer_key, judge_cell
 from autograder.pipeline import wire
 from autograder.pipeline.course import is_answer_cell, is_test_cell, nbgrader_meta
+from autograder.pipeline.outputs import cell_outputs, error_output
 
 
 @dataclass
@@ -73,12 +74,10 @@ class TestCell:
 
     def outputs(self) -> list[nbformat.NotebookNode]:
         if self.not_run is not None:
-            return [nbformat.v4.new_output("error", ename="NotGraded", evalue=self.not_run,
-                                           traceback=[f"NotGraded: {self.not_run}"])]
+            return [error_output("NotGraded", self.not_run)]
         message = None if self.verdict is None else self.verdict.message()
         if message is not None:
-            return [nbformat.v4.new_output("error", ename="AssertionError", evalue=message,
-                                           traceback=[f"AssertionError: {message}"])]
+            return [error_output("AssertionError", message)]
         return []
 
 
@@ -170,7 +169,7 @@ def judge(result: wire.JobResult, student_edition: nbformat.NotebookNode, key: K
     if why:
         verdict.problems.append(why)
     for grade_id, report in reports.cells.items():
-        verdict.outputs[grade_id] = [_notebook_output(o) for o in report.outputs]
+        verdict.outputs[grade_id] = cell_outputs([_notebook_output(o) for o in report.outputs], report.number)
     for cell in student_edition.cells:
         grade_id = nbgrader_meta(cell).get("grade_id", "")
         if not is_test_cell(cell):

@@ -335,10 +335,11 @@ class Plan:
     probe_seconds: float = 60.0
     output_limit: int = 64 * 2**10
     bare: dict | None = None
+    first_number: int = 1  # the number Run All gives the first step (later when a prefix ran before)
 
     def to_json(self) -> dict:
         return {"assignment": self.assignment, "probe_seconds": self.probe_seconds,
-                "output_limit": self.output_limit, "bare": self.bare,
+                "output_limit": self.output_limit, "bare": self.bare, "first_number": self.first_number,
                 "steps": [{"kind": "probe" if isinstance(s, ProbeStep) else "code", **asdict(s)} for s in self.steps]}
 
     @classmethod
@@ -348,7 +349,7 @@ class Plan:
             kind = step.pop("kind")
             steps.append(ProbeStep(**step) if kind == "probe" else CodeStep(**step))
         return cls(data["assignment"], steps, float(data["probe_seconds"]), int(data["output_limit"]),
-                   data.get("bare"))
+                   data.get("bare"), int(data.get("first_number", 1)))
 
 
 @dataclass(frozen=True)
@@ -441,10 +442,11 @@ class Error:
 
 @dataclass(frozen=True)
 class CellReport:
-    """A code cell's outputs, as the sandbox reported them."""
+    """A code cell's outputs, as the sandbox reported them, and the number it ran under."""
 
     cell: str
     outputs: list[Stream | Error] = field(default_factory=list)
+    number: int | None = None
 
 
 @dataclass(frozen=True)
@@ -459,7 +461,7 @@ class ProbeReport:
 def cell_line(report: CellReport) -> dict:
     outputs = [{"name": o.name, "text": o.text} if isinstance(o, Stream) else {"ename": o.ename, "evalue": o.evalue}
                for o in report.outputs]
-    return {"cell": report.cell, "outputs": outputs}
+    return {"cell": report.cell, "outputs": outputs, "number": report.number}
 
 
 def probe_line(report: ProbeReport) -> dict:
@@ -500,7 +502,8 @@ class Reports:
             # The last line of a key wins: the sandbox writes the real one after the cells that
             # could forge an earlier one.
             elif type(message.get("cell")) is str:
-                found.cells[message["cell"]] = CellReport(message["cell"], _outputs(message.get("outputs")))
+                number = message.get("number") if type(message.get("number")) is int else None
+                found.cells[message["cell"]] = CellReport(message["cell"], _outputs(message.get("outputs")), number)
             elif type(message.get("probe")) is str:
                 if message["probe"] in found.probes:
                     twice.add(message["probe"])
