@@ -253,11 +253,11 @@ class ChapterGrading:
                     for student, cells in graded.table.items() for cell, score in cells.items()
                     if (score == full[cell]) != (sandboxed[student].get(cell) == full[cell])}
         assert not disagree, f"(student, cell): (nbgrader, sandbox) {disagree}"
-        for student in [s for s in sandboxed if s.startswith("exploit-")]:
-            for grade_id in exercises(self.CHAPTER):
-                mine = sum(v for c, v in sandboxed[student].items() if c.startswith(f"{grade_id}-tests"))
-                baseline = sum(v for c, v in sandboxed[UNTOUCHED].items() if c.startswith(f"{grade_id}-tests"))
-                assert mine <= baseline, (student, grade_id, mine, baseline)
+        for index, grade_id, label in exploits(self.CHAPTER):  # other exercises hold the reference
+            student = f"exploit-{index}"
+            mine = sum(v for c, v in sandboxed[student].items() if c.startswith(f"{grade_id}-tests"))
+            baseline = sum(v for c, v in sandboxed[UNTOUCHED].items() if c.startswith(f"{grade_id}-tests"))
+            assert mine <= baseline, (student, grade_id, label, mine, baseline)
         setup = self.answer_context(copy)
         for student, answered in graded.sources.items():
             if student not in outcome.decided:
