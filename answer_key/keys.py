@@ -80,7 +80,18 @@ def cell_key(exercise: Exercise, hidden: bool, seed: int | None) -> CellKey:
     if seed is None or seed == VISIBLE_SEED:
         if not hidden:
             return _visible_cell_key(exercise.grade_id)
-    return _cell_key(exercise, hidden, seed)
+    if seed is None:
+        return _cell_key(exercise, hidden, seed)
+    return _seeded_cell_key(exercise.grade_id, hidden, seed)
+
+
+@lru_cache(maxsize=64)
+def _seeded_cell_key(grade_id: str, hidden: bool, seed: int) -> CellKey:
+    """A run's key for one seed, computed once: every answer graded with that seed is judged
+    against the same key (keys are data, and judging never changes them)."""
+    from autograder.cases import lookup
+
+    return _cell_key(lookup(grade_id), hidden, seed)
 
 
 @cache

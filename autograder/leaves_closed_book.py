@@ -1,11 +1,15 @@
-"""The closed-book companion of Chapter 4, "Leaves, ``.grad`` and accumulation": its cases.
+"""The closed-book companion of Chapter 4, "Leaves, ``.grad`` and accumulation": how
+``leaves-reproduce`` is checked.
 
 ``two_objectives(w0, f, g)`` reproduces accumulation on purpose: a leaf ``w`` from ``w0``,
 ``backward`` of ``f(w).sum()``, then of ``g(w).sum()`` without zeroing, then zeroing and
-``backward`` of ``g(w).sum()`` again, returning a copy of ``w.grad`` after each. The cases draw
-``w0`` and the pair ``f``, ``g`` per call from ops that save their input, ops that save their output
-and custom ``torch.autograd.Function`` s, so a formula remembered for one op cannot pass; the
-expected gradients are asked of autograd.
+``backward`` of ``g(w).sum()`` again, returning a copy of ``w.grad`` after each. The ``f`` and ``g``
+handed to the answer are the grader's: each notes the tensor it is applied to, and on a leaf that
+requires grad the grader listens to autograd itself — the gradient that arrives at the leaf, and
+``.grad`` after ``AccumulateGrad`` has written it — so the report says whether one leaf's ``.grad``
+accumulated, not only which numbers came back. The visible check looks only at the form of the
+result; every check of behaviour is hidden, on ``w0``, ``f`` and ``g`` drawn per run from ops that
+save their input, ops that save their output and custom ``torch.autograd.Function`` s.
 
 Defined in the closed-book companion of Chapter 4 (notebooks/leaves-closed-book/leaves-closed-book.ipynb).
 """
@@ -17,150 +21,115 @@ from typing import Any
 
 import torch
 
-from autograder.checks import Diagnosis, Forbid, exercise
+from autograder.cases import exercise
 from autograder.draw import Draw
-from autograder.elementwise import ALL_OPS, CUSTOM, SAVE_INPUT, SAVE_OUTPUT, Op, derivative
-from autograder.recorder import DATA
-from autograder.values import close
+from autograder.elementwise import CUSTOM, SAVE_INPUT, SAVE_OUTPUT, Op
+from autograder.leaves import accumulation_witness
+from autograder.values import KINDS
 
-Fn = Callable[[torch.Tensor], torch.Tensor]
+#: The operations ``f`` and ``g`` are drawn from, by name.
+OPS: dict[str, Op] = {**SAVE_INPUT, **SAVE_OUTPUT, **CUSTOM}
+
+KINDS["three-tensors"] = (
+    lambda v: type(v) is tuple and len(v) == 3 and all(KINDS["tensor"][0](t) for t in v),
+    "a tuple of three tensors",
+)
 
 
-def reference(w0: torch.Tensor, f: Fn, g: Fn) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Trusted reference: ``f′``, ``f′ + g′`` and ``g′`` at ``w0``, each asked of autograd."""
-    df, dg = derivative(f, w0), derivative(g, w0)
-    return df, df + dg, dg
+class Applied:
+    """``f`` (or ``g``) as handed to the answer: it applies the grader's op and notes the tensor."""
+
+    def __init__(self, label: str, name: str, note: Callable[[Any], None]) -> None:
+        self._label, self._name, self._note = label, name, note
+
+    def __call__(self, t: torch.Tensor) -> torch.Tensor:
+        self._note(t)
+        return OPS[self._name](t)
+
+    def __repr__(self) -> str:
+        return f"<the grader's {self._label}>"
 
 
-def drive(answer: Callable, w0: torch.Tensor, f: Fn, g: Fn) -> dict[str, Any]:
-    """Call ``two_objectives`` on a copy of ``w0``; report its three records as plain data."""
+def returned(answer: Callable, w0: torch.Tensor, f: str, g: str) -> Any:
+    """What the answer returns for a copy of ``w0`` and the grader's ``f`` and ``g`` (for the form)."""
+    return answer(w0.clone(), Applied("f", f, lambda _t: None), Applied("g", g, lambda _t: None))
+
+
+def drive(answer: Callable, w0: torch.Tensor, f: str, g: str) -> dict[str, Any]:
+    """Call ``two_objectives`` on a copy of ``w0`` and the grader's ``f`` and ``g``; report what came back
+    and what autograd did to the tensors ``f`` and ``g`` were applied to."""
     given = w0.clone()
-    found = answer(given, f, g)
-    if type(found) is not tuple or len(found) != 3 or not all(type(t) is torch.Tensor for t in found):
-        return {"records": f"<{type(found).__name__}, not a tuple of three tensors>",
-                "input_untouched": True, "shared": False}
-    shared = any(a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
-                 for i, a in enumerate(found) for b in found[i + 1:])
+    applied: list[Any] = []
+    arrivals: list[torch.Tensor] = []
+    after: list[torch.Tensor] = []
+    handles = []
+
+    def arrive(grad: torch.Tensor) -> None:
+        node = torch._C._current_autograd_node()
+        if type(node).__name__ == "AccumulateGrad":
+            arrivals.append(grad.detach().clone())
+
+    def note(t: Any) -> None:
+        if any(t is seen for seen in applied):
+            return
+        applied.append(t)
+        if isinstance(t, torch.Tensor) and t.is_leaf and t.requires_grad:
+            handles.append(t.register_hook(arrive))
+            handles.append(accumulation_witness(t, lambda leaf: after.append(leaf.grad.detach().clone())))
+
+    found = answer(given, Applied("f", f, note), Applied("g", g, note))
+    for handle in handles:
+        handle.remove()
+    if type(found) is tuple and len(found) == 3 and all(type(t) is torch.Tensor for t in found):
+        records: Any = [t.detach().clone() for t in found]
+    else:
+        records = f"a {type(found).__name__}" + (f" of {len(found)}" if type(found) in (tuple, list) else "")
     return {
-        "records": [t.detach().clone() for t in found],
-        "input_untouched": not given.requires_grad and torch.equal(given, w0),
-        "shared": shared,
+        "tensors f and g were applied to": len(applied),
+        "each a leaf that requires grad": all(isinstance(t, torch.Tensor) and t.is_leaf and t.requires_grad
+                                              for t in applied),
+        "w0 left alone": torch.equal(given.detach(), w0) and not given.requires_grad and given.grad is None,
+        "accumulations into .grad": len(after),
+        "records": records,
+        "gradients arriving at the leaf": arrivals,
+        ".grad after each accumulation": after,
+        ".grad at the end": [t.grad.detach().clone() if isinstance(t, torch.Tensor) and t.grad is not None else None
+                             for t in applied],
     }
 
 
-def expect(w0: torch.Tensor, f: Fn, g: Fn) -> dict[str, Any]:
-    return {"records": list(reference(w0, f, g)), "input_untouched": True, "shared": False}
+def pair(first: tuple[str, ...], second: tuple[str, ...], dims: tuple[int, int] = (1, 2)) -> Callable[[Draw], tuple]:
+    """Inputs ``(w0, f, g)``: a drawn ``w0`` and two different ops, ``f`` from ``first``, ``g`` from ``second``."""
+
+    def recipe(draw: Draw) -> tuple:
+        f = draw.choice(first)
+        g = draw.choice([name for name in second if name != f])
+        w0 = draw.randn(*draw.shape(draw.sized(*dims), high=4)) if dims[1] > 0 else draw.randn(())
+        return w0, f, g
+
+    return recipe
 
 
-def _agree(found: Any, expected: Any) -> bool:
-    return close(found, expected, rtol=1e-4, atol=1e-5)
-
-
-def _records(found: Any) -> list[torch.Tensor] | None:
-    records = found.get("records") if type(found) is dict else None
-    return records if type(records) is list else None
-
-
-def _not_three_tensors(found: Any, _inputs: tuple) -> bool:
-    return type(found) is dict and type(found.get("records")) is str
-
-
-def _shares(found: Any, _inputs: tuple) -> bool:
-    return found.get("shared") is True
-
-
-def _zeroed_before_second(found: Any, inputs: tuple) -> bool:
-    records = _records(found)
-    w0, _f, g = inputs
-    return records is not None and _agree(records[1], derivative(g, w0))
-
-
-def _not_zeroed_before_third(found: Any, inputs: tuple) -> bool:
-    records = _records(found)
+def _show(inputs: tuple) -> str:
     w0, f, g = inputs
-    return records is not None and _agree(records[2], derivative(f, w0) + 2 * derivative(g, w0))
+    return f"w0 of shape {tuple(w0.shape)}, f = {f}, g = {g}"
 
 
-def _input_changed(found: Any, _inputs: tuple) -> bool:
-    return found.get("input_untouched") is False
+SAVES_INPUT, SAVES_OUTPUT, CUSTOMS = tuple(SAVE_INPUT), tuple(SAVE_OUTPUT), tuple(CUSTOM)
 
-
-def _second_backward(raised: Any, _inputs: tuple) -> bool:
-    return "backward through the graph a second time" in raised.message
-
-
-def _no_grad(raised: Any, _inputs: tuple) -> bool:
-    return "does not require grad" in raised.message
-
-
-NOT_THREE = "two_objectives must return a tuple of three tensors: w.grad after each backward()."
-SHARED = (
-    "the three records must be copies (w.grad.clone()): w.grad is one tensor that backward() adds "
-    "into in place, so a record that is w.grad itself changes with every later backward."
-)
-ZEROED_TOO_EARLY = (
-    "the second backward() must add to .grad without zeroing: after f then g, w.grad holds f′ + g′. "
-    "Accumulation is what the task reproduces."
-)
-NOT_ZEROED = (
-    "before the third backward() the gradient must be zeroed (w.grad = None or w.grad.zero_()); "
-    "otherwise it holds f′ + 2·g′, not g′."
-)
-INPUT_CHANGED = (
-    "make the leaf from a copy (w = w0.clone().requires_grad_()): requires_grad_() or a write on w0 "
-    "itself changes the caller's tensor."
-)
-GRAPH_FREED = (
-    "each backward() frees the graph it ran through: build g(w) again for the third backward (or keep "
-    "the graph with retain_graph=True)."
-)
-NOT_A_LEAF_THAT_REQUIRES_GRAD = (
-    "w must be a leaf that requires grad (w0.clone().requires_grad_()), or backward() has nothing to "
-    "fill: 'element 0 of tensors does not require grad'."
-)
-OTHERWISE = (
-    "the records must be f′(w0), then f′(w0) + g′(w0) (backward adds into .grad), then g′(w0) after "
-    "zeroing — for whichever elementwise f and g are given: let backward compute them, do not write a "
-    "formula for one op."
-)
-USES_AUTOGRAD_GRAD = Forbid(
-    ("grad",),
-    "the task reproduces accumulation in .grad: call backward() and read w.grad. torch.autograd.grad "
-    "returns gradients without accumulating them (the answer calls {call}).",
-)
-USES_DATA = Forbid((DATA,), "the answer reads {call}: work with w and w.grad themselves.")
-
-
-def _pair(draw: Draw, first: dict[str, Op], second: dict[str, Op]) -> tuple[torch.Tensor, Op, Op]:
-    f = draw.choice(sorted(first))
-    g = draw.choice([name for name in sorted(second) if name != f])
-    w0 = draw.randn(*draw.shape(draw.integer(1, 3), high=4))
-    return w0, first[f], second[g]
-
-
-two_objectives = exercise(
-    "leaves-reproduce", "two_objectives", returns="observation", call=drive, expect=expect, agree=_agree,
-    otherwise=OTHERWISE, forbid=(USES_AUTOGRAD_GRAD, USES_DATA),
-    diagnoses=(
-        Diagnosis(_not_three_tensors, NOT_THREE),
-        Diagnosis(_input_changed, INPUT_CHANGED),
-        Diagnosis(_shares, SHARED),
-        Diagnosis(_zeroed_before_second, ZEROED_TOO_EARLY),
-        Diagnosis(_not_zeroed_before_third, NOT_ZEROED),
-        Diagnosis(_second_backward, GRAPH_FREED, on_raise=True),
-        Diagnosis(_no_grad, NOT_A_LEAF_THAT_REQUIRES_GRAD, on_raise=True),
-    ),
-)
-two_objectives.case("sin-then-square", "two_objectives(w0, torch.sin, lambda w: w ** 2)",
-                    lambda: (torch.tensor([0.5, 1.0, 2.0]), torch.sin, lambda w: w ** 2))
-two_objectives.case("exp-then-tanh", "two_objectives(w0, torch.exp, torch.tanh), w0 of shape (2, 3)",
-                    lambda: (torch.linspace(-1.0, 1.0, 6).view(2, 3), torch.exp, torch.tanh))
-two_objectives.case("input-then-output", "a hidden pair: an op that saves its input, one that saves its output",
-                    lambda draw: _pair(draw, SAVE_INPUT, SAVE_OUTPUT), hidden=True, points=2)
-two_objectives.case("output-then-input", "a hidden pair: an op that saves its output, one that saves its input",
-                    lambda draw: _pair(draw, SAVE_OUTPUT, SAVE_INPUT), hidden=True, points=2)
-two_objectives.case("custom-functions", "a hidden pair of custom autograd Functions",
-                    lambda draw: _pair(draw, {"Cube": CUSTOM["Cube"]}, {"SoftClip": CUSTOM["SoftClip"]}),
-                    hidden=True, points=2)
-two_objectives.case("any-pair", "a hidden pair of any two ops",
-                    lambda draw: _pair(draw, {**ALL_OPS, **CUSTOM}, {**ALL_OPS, **CUSTOM}), hidden=True, points=2)
+two_objectives = exercise("leaves-reproduce", "two_objectives", show=_show)
+two_objectives.case("form", "two_objectives(w0, f, g)", pair(("sin",), ("exp",)), call=returned,
+                    form="three-tensors", points=0)
+CASES: dict[str, tuple[str, Callable[[Draw], tuple]]] = {
+    # name: (probe, recipe (also the search's))
+    "input-then-output": ("two_objectives(w0, f, g)",
+                          pair(SAVES_INPUT, SAVES_OUTPUT)),
+    "output-then-input": ("two_objectives(w0, f, g)",
+                          pair(SAVES_OUTPUT, SAVES_INPUT)),
+    "custom-functions": ("two_objectives(w0, f, g)", pair(CUSTOMS, CUSTOMS)),
+    "any-pair": ("two_objectives(w0, f, g)", pair(tuple(OPS), tuple(OPS), (1, 3))),
+    "scalar": ("two_objectives(w0, f, g)", pair(tuple(OPS), tuple(OPS), (0, 0))),
+}
+for _name, (_probe, _recipe) in CASES.items():
+    two_objectives.case(_name, _probe, _recipe, call=drive, returns="observation", agree="loose", hidden=True,
+                        points=2, search=_recipe, tries=3)

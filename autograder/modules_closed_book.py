@@ -1,10 +1,12 @@
-"""The closed-book companion of Chapter 5, "Parameters, buffers and module ownership": its cases.
+"""The closed-book companion of Chapter 5, "Parameters, buffers and module ownership": how
+``modules-reproduce`` is checked.
 
 ``CallCounter(inner)`` wraps any module: it forwards to ``inner`` and counts the forward calls made
-in training mode in an int64 scalar buffer ``calls``. Every case is a trusted driver run on the
-learner's class and on a reference built on torch's own mechanisms (``register_buffer``), around an
-``inner`` drawn per call from modules with parameters only, with buffers of their own, and nested
-containers; nothing is typed in.
+in training mode in an int64 scalar ``calls``. Every case has a driver that wraps an ``inner`` drawn
+per call — modules with parameters only, with buffers of their own, nested containers — runs a
+drawn schedule of training and eval forwards, and reports what it finds. The visible check looks
+only at the form (a forward returns a tensor, ``calls`` is a tensor); every check of behaviour is
+hidden. The keys are in ``answer_key.modules_closed_book``.
 
 Defined in the closed-book companion of Chapter 5 (notebooks/modules-closed-book/modules-closed-book.ipynb).
 """
@@ -19,27 +21,11 @@ import torch
 from torch import nn
 
 from autograd_figures.state import state_kind
-from autograder.checks import Diagnosis, exercise
+from autograder.cases import exercise
+from autograder.codec import type_name
 from autograder.draw import Draw
-from autograder.modules import PARAMETER, PLAIN_TENSOR, kind_diagnoses, module_class
-from autograder.values import close
-
-Inner = Callable[[], nn.Module]
-
-
-class ReferenceCallCounter(nn.Module):
-    """Trusted reference: the counter as a persistent int64 buffer, counted in training mode."""
-
-    def __init__(self, inner: nn.Module) -> None:
-        super().__init__()
-        self.inner = inner
-        self.register_buffer("calls", torch.zeros((), dtype=torch.int64))
-
-    def forward(self, *args: Any, **kwargs: Any) -> Any:
-        if self.training:
-            self.calls += 1
-        return self.inner(*args, **kwargs)
-
+from autograder.modules import build, module_class
+from autograder.values import KINDS
 
 INNERS: dict[str, Callable[[int], nn.Module]] = {
     "linear": lambda width: nn.Linear(width, 2),
@@ -48,35 +34,47 @@ INNERS: dict[str, Callable[[int], nn.Module]] = {
     "nested": lambda width: nn.Sequential(nn.BatchNorm1d(width), nn.Sequential(nn.Linear(width, 3), nn.Tanh())),
 }
 
-
-def _inner(kind: str, width: int, seed: int) -> Inner:
-    """A factory of one inner module with weights that depend on ``seed`` only."""
-
-    def make() -> nn.Module:
-        with torch.random.fork_rng(devices=[]):
-            torch.manual_seed(seed)
-            return INNERS[kind](width)
-
-    return make
+KINDS["output-and-counter"] = (
+    lambda v: type(v) is tuple and len(v) == 2 and all(KINDS["tensor"][0](t) for t in v),
+    "a pair (the forward's output, calls) of tensors",
+)
 
 
-def layout(draw: Draw, kind: str | None = None) -> tuple[Inner, str, tuple[torch.Tensor, ...]]:
-    """A drawn inner module, a schedule of modes (``t`` training, ``e`` eval) and one batch per step."""
-    kind = kind or draw.choice(list(INNERS))
-    width = draw.integer(2, 5)
-    # Both modes appear, in unequal numbers: an answer that counts eval calls (or counts twice)
-    # never passes by luck, and its misconception is told apart.
-    schedule = "".join(draw.choice("te") for _ in range(draw.integer(1, 5)))
-    schedule = "t" + schedule + "e" if draw.choice([False, True]) else "e" + schedule + "t"
-    if schedule.count("t") == schedule.count("e"):
-        schedule += "t"
-    batches = tuple(draw.randn(draw.integer(2, 4), width) for _ in schedule)
-    return _inner(kind, width, draw.integer(0, 10_000)), schedule, batches
+class Wrapped:
+    """A drawn run: the inner module's kind and width, the seed of its weights, one mode per
+    forward (``t`` training, ``e`` eval) and one batch per forward."""
+
+    def __init__(self, kind: str, width: int, seed: int, modes: str, batches: tuple[torch.Tensor, ...]) -> None:
+        self.kind, self.width, self.seed, self.modes, self.batches = kind, width, seed, modes, batches
+
+    def inner(self) -> nn.Module:
+        return build(lambda: INNERS[self.kind](self.width), self.seed)
+
+    def __repr__(self) -> str:
+        return (f"inner = {self.kind} of width {self.width}, forwards {self.modes!r} (t training, e eval) "
+                f"on batches of {len(self.batches[0])}")
 
 
-def _run(module: nn.Module, schedule: str, batches: tuple[torch.Tensor, ...]) -> None:
+def layout(kinds: tuple[str, ...] = tuple(INNERS)) -> Callable[[Draw], tuple]:
+    """Inputs ``(run,)``: a drawn inner module and a schedule with both modes, in unequal numbers."""
+
+    def recipe(draw: Draw) -> tuple:
+        kind, width = draw.choice(kinds), draw.integer(2, 5)
+        training, evaluating = draw.sized(1, 4) + 1, draw.sized(1, 3)
+        if training == evaluating:
+            training += 1
+        modes = ["t"] * training
+        for _ in range(evaluating):
+            modes.insert(draw.integer(0, len(modes)), "e")
+        batches = tuple(draw.randn(draw.integer(2, 4), width) for _ in modes)
+        return (Wrapped(kind, width, draw.integer(0, 10_000), "".join(modes), batches),)
+
+    return recipe
+
+
+def _run(module: nn.Module, run: Wrapped) -> None:
     with torch.no_grad():
-        for mode, x in zip(schedule, batches, strict=True):
+        for mode, x in zip(run.modes, run.batches, strict=True):
             module.train(mode == "t")
             module(x)
 
@@ -84,64 +82,73 @@ def _run(module: nn.Module, schedule: str, batches: tuple[torch.Tensor, ...]) ->
 def _calls(module: nn.Module) -> Any:
     value = getattr(module, "calls", None)
     if isinstance(value, torch.Tensor):
-        return int(value)
-    return value if type(value) in (int, float, bool) else f"<{type(value).__name__}>"
+        return int(value) if value.numel() == 1 else f"a tensor of shape {tuple(value.shape)}"
+    return value if type(value) in (int, float, bool) or value is None else f"a {type_name(value)}"
 
 
-def observe_kind(wrap: Callable[[nn.Module], nn.Module], inner: Inner, _schedule: str, _batches: tuple) -> str:
-    return state_kind(wrap(inner()), "calls")
+def observe_form(answer: type, run: Wrapped) -> Any:
+    """One training forward: what it returned and what ``calls`` is (for the form only)."""
+    module = answer(run.inner())
+    module.train()
+    with torch.no_grad():
+        out = module(run.batches[0])
+    return out, getattr(module, "calls", None)
 
 
-def observe_counts(wrap: Callable[[nn.Module], nn.Module], inner: Inner, schedule: str, batches: tuple) -> Any:
-    module = wrap(inner())
-    _run(module, schedule, batches)
+def observe_kind(answer: type, run: Wrapped) -> str:
+    return state_kind(answer(run.inner()), "calls")
+
+
+def observe_counts(answer: type, run: Wrapped) -> Any:
+    module = answer(run.inner())
+    _run(module, run)
     return _calls(module)
 
 
-def observe_round_trip(wrap: Callable[[nn.Module], nn.Module], inner: Inner, schedule: str, batches: tuple) -> Any:
+def observe_round_trip(answer: type, run: Wrapped) -> Any:
     """Run the schedule, save the state_dict to bytes, load it into a fresh wrapper, read calls."""
-    module = wrap(inner())
-    _run(module, schedule, batches)
+    module = answer(run.inner())
+    _run(module, run)
     buffer = io.BytesIO()
     torch.save(module.state_dict(), buffer)
     buffer.seek(0)
-    fresh = wrap(inner())
+    fresh = answer(run.inner())
     fresh.load_state_dict(torch.load(buffer, weights_only=True))
-    return {"calls": _calls(fresh), "keys": sorted(module.state_dict())}
+    return {"calls": _calls(fresh), "calls in state_dict": "calls" in module.state_dict()}
 
 
-def observe_to_float64(wrap: Callable[[nn.Module], nn.Module], inner: Inner, schedule: str, batches: tuple) -> Any:
+def observe_to_float64(answer: type, run: Wrapped) -> Any:
     """After the schedule and ``.to(torch.float64)``: the counter's dtype and the parameters' dtypes."""
-    module = wrap(inner())
-    _run(module, schedule, batches)
+    module = answer(run.inner())
+    _run(module, run)
     module.to(torch.float64)
     value = getattr(module, "calls", None)
-    return {"calls": str(value.dtype) if isinstance(value, torch.Tensor) else f"<{type(value).__name__}>",
+    return {"calls": str(value.dtype) if isinstance(value, torch.Tensor) else f"a {type_name(value)}",
             "parameters": sorted({str(p.dtype) for p in module.parameters()})}
 
 
-def observe_ownership(wrap: Callable[[nn.Module], nn.Module], inner: Inner, _schedule: str, batches: tuple) -> Any:
+def observe_ownership(answer: type, run: Wrapped) -> Any:
     """Are the wrapper's parameters exactly the inner module's, and is calls out of them, gradient-free?"""
-    made = inner()
-    module = wrap(made)
+    made = run.inner()
+    module = answer(made)
     module.train()
-    out = module(batches[0])
+    out = module(run.batches[0])
     if isinstance(out, torch.Tensor) and out.requires_grad:
         out.sum().backward()
     value = getattr(module, "calls", None)
     return {
-        "same parameters": [id(p) for p in module.parameters()] == [id(p) for p in made.parameters()],
+        "the same parameters as inner": [id(p) for p in module.parameters()] == [id(p) for p in made.parameters()],
         "calls is a parameter": any(p is value for p in module.parameters()),
         "calls requires grad": bool(getattr(value, "requires_grad", False)),
     }
 
 
-def observe_step(wrap: Callable[[nn.Module], nn.Module], inner: Inner, schedule: str, batches: tuple) -> Any:
-    """Forwards, backward and one SGD step over ``module.parameters()``: calls, and the output."""
-    module = wrap(inner())
+def observe_step(answer: type, run: Wrapped) -> Any:
+    """Forwards, a backward and an SGD step after each training forward: calls, and the eval output."""
+    module = answer(run.inner())
     params = list(module.parameters())
     optimizer = torch.optim.SGD(params, lr=0.1) if params else None
-    for mode, x in zip(schedule, batches, strict=True):
+    for mode, x in zip(run.modes, run.batches, strict=True):
         module.train(mode == "t")
         out = module(x)
         if optimizer is not None and isinstance(out, torch.Tensor) and out.requires_grad:
@@ -150,94 +157,25 @@ def observe_step(wrap: Callable[[nn.Module], nn.Module], inner: Inner, schedule:
             optimizer.step()
     module.eval()
     with torch.no_grad():
-        final = module(batches[-1])
-    return {"calls": _calls(module), "output": final.detach().clone() if isinstance(final, torch.Tensor) else None}
+        final = module(run.batches[-1])
+    return {"calls": _calls(module),
+            "output": final.detach().clone() if isinstance(final, torch.Tensor) else f"a {type_name(final)}"}
 
 
-def on_answer(driver: Callable[..., Any]) -> Callable[..., Any]:
-    """A case's call: the driver on the learner's class."""
-    return lambda answer, *inputs: driver(answer, *inputs)
-
-
-def like_reference(driver: Callable[..., Any]) -> Callable[..., Any]:
-    """A case's expected value: the driver on the reference class."""
-    return lambda *inputs: driver(ReferenceCallCounter, *inputs)
-
-
-def _counts_eval(found: Any, inputs: tuple) -> bool:
-    _inner_, schedule, _batches = inputs
-    return found == len(schedule) and "e" in schedule
-
-
-def _float_counter(found: Any, _inputs: tuple) -> bool:
-    return type(found) is dict and found.get("calls") not in ("torch.int64", None) and "<" not in str(found["calls"])
-
-
-def _not_inners_parameters(found: Any, _inputs: tuple) -> bool:
-    return type(found) is dict and found.get("same parameters") is False and not found.get("calls is a parameter")
-
-
-def _counter_is_parameter(found: Any, _inputs: tuple) -> bool:
-    return type(found) is dict and found.get("calls is a parameter") is True
-
-
-def _lost_in_round_trip(found: Any, _inputs: tuple) -> bool:
-    return type(found) is dict and "calls" not in found.get("keys", ["calls"])
-
-
-COUNTS = (
-    "calls goes up by one per forward pass in training mode (self.training is True), whatever inner is: "
-    "count in forward(), then return inner's result."
-)
-SKIPS_EVAL = "calls counts training-mode forwards only: model.eval() sets self.training to False; check it."
-ROUND_TRIP = (
-    "calls must be in state_dict() under that name and survive load_state_dict(): register it with "
-    "self.register_buffer(\"calls\", ...), persistent (the default)."
-)
-STAYS_INT64 = (
-    "calls stays an int64 count after module.to(torch.float64): a buffer created as "
-    "torch.zeros((), dtype=torch.int64) keeps its integer dtype, since .to(dtype) casts floating-point "
-    "tensors only. A float counter is cast with the weights."
-)
-OWNS_INNER = (
-    "the wrapper's parameters are exactly inner's, the same tensor objects (self.inner = inner): a copy "
-    "(deepcopy, new nn.Parameter from inner's weights) trains tensors inner never sees."
-)
-STEP_LEAVES_IT = (
-    "an optimizer step moves parameters only: calls must not be among module.parameters(), and the "
-    "wrapped module's output is inner's output."
-)
-
-call_counter = exercise("modules-reproduce", "CallCounter", require=module_class("CallCounter"))
-call_counter.case("kind", "how CallCounter(nn.Linear(3, 2)) holds calls", lambda draw: layout(draw, "linear"),
-                  call=on_answer(observe_kind), expect=like_reference(observe_kind), returns="str",
-                  otherwise=PLAIN_TENSOR.format(name="calls"), diagnoses=kind_diagnoses("calls"))
-call_counter.case("counts", "calls after a few training and eval forwards of CallCounter(nn.Linear(...))",
-                  lambda draw: layout(draw, "linear"), call=on_answer(observe_counts),
-                  expect=like_reference(observe_counts), returns="int", otherwise=COUNTS,
-                  diagnoses=(Diagnosis(_counts_eval, SKIPS_EVAL),))
-call_counter.case("counts-any-inner", "calls around a hidden inner module and schedule",
-                  lambda draw: layout(draw), call=on_answer(observe_counts), expect=like_reference(observe_counts),
-                  returns="int", otherwise=COUNTS, diagnoses=(Diagnosis(_counts_eval, SKIPS_EVAL),),
-                  hidden=True, points=2)
-call_counter.case("round-trip", "calls and state_dict keys after a save and load (hidden inner)",
-                  lambda draw: layout(draw), call=on_answer(observe_round_trip),
-                  expect=like_reference(observe_round_trip), returns="observation", otherwise=ROUND_TRIP,
-                  diagnoses=(Diagnosis(_lost_in_round_trip, ROUND_TRIP),), hidden=True, points=2)
-call_counter.case("to-float64", "dtypes after .to(torch.float64) (hidden inner)",
-                  lambda draw: layout(draw), call=on_answer(observe_to_float64),
-                  expect=like_reference(observe_to_float64), returns="observation", otherwise=STAYS_INT64,
-                  diagnoses=(Diagnosis(_float_counter, STAYS_INT64),), hidden=True)
-call_counter.case("ownership", "parameters and calls after a backward (hidden inner)",
-                  lambda draw: layout(draw, draw.choice(["linear", "mlp", "nested"])),
-                  call=on_answer(observe_ownership), expect=like_reference(observe_ownership),
-                  returns="observation", otherwise=PARAMETER.format(name="calls"),
-                  diagnoses=(Diagnosis(_counter_is_parameter, PARAMETER.format(name="calls")),
-                             Diagnosis(_not_inners_parameters, OWNS_INNER)),
-                  hidden=True, points=2)
-call_counter.case("optimizer-step", "calls and output after SGD steps (hidden inner)",
-                  lambda draw: layout(draw, draw.choice(["linear", "mlp", "nested"])),
-                  call=on_answer(observe_step), expect=like_reference(observe_step), returns="observation",
-                  agree=lambda found, expected: close(found, expected, rtol=1e-4, atol=1e-5),
-                  otherwise=STEP_LEAVES_IT, hidden=True,
-                  diagnoses=(Diagnosis(_counter_is_parameter, PARAMETER.format(name="calls")),))
+call_counter = exercise("modules-reproduce", "CallCounter", require=module_class("CallCounter"),
+                        show=lambda inputs: repr(inputs[0]))
+call_counter.case("form", "CallCounter(inner)(x), then .calls", layout(("linear",)), call=observe_form,
+                  form="output-and-counter", points=0)
+CASES: dict[str, tuple[str, Callable, Callable[[Draw], tuple], int]] = {
+    # name: (probe, driver, recipe (also the search's), points)
+    "kind": ("how CallCounter(inner) holds calls", observe_kind, layout(), 1),
+    "counts": ("calls after the forwards", observe_counts, layout(("linear", "mlp")), 2),
+    "counts-any-inner": ("calls after the forwards", observe_counts, layout(), 2),
+    "round-trip": ("calls after a save and load", observe_round_trip, layout(), 2),
+    "to-float64": ("dtypes after .to(torch.float64)", observe_to_float64, layout(), 1),
+    "ownership": ("parameters and calls after a backward", observe_ownership, layout(("linear", "mlp", "nested")), 2),
+    "optimizer-step": ("calls and output after SGD steps", observe_step, layout(("linear", "mlp", "nested")), 2),
+}
+for _name, (_probe, _driver, _recipe, _points) in CASES.items():
+    call_counter.case(_name, _probe, _recipe, call=_driver, returns="observation" if _name != "kind" else "str",
+                      agree="close", hidden=True, points=_points, search=_recipe, tries=2)

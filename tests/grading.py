@@ -262,11 +262,15 @@ class ChapterGrading:
             assert report, "the forger's search did not run at the moment the checks ran"
             findings = json.loads(report[0]["text"])
             assert findings == {"searched": True, "found": []}, findings
-        for student in [s for s in sandboxed if s.startswith(("exploit-", FORGER))]:
-            for grade_id in exercises(self.CHAPTER):
-                mine = sum(v for c, v in sandboxed[student].items() if c.startswith(f"{grade_id}-tests"))
+            for grade_id in exercises(self.CHAPTER):  # the forger leaves every answer as released
+                mine = sum(v for c, v in sandboxed[FORGER].items() if c.startswith(f"{grade_id}-tests"))
                 baseline = sum(v for c, v in sandboxed[UNTOUCHED].items() if c.startswith(f"{grade_id}-tests"))
-                assert mine <= baseline, (student, grade_id, mine, baseline)
+                assert mine <= baseline, (FORGER, grade_id, mine, baseline)
+        for index, grade_id, label in exploits(self.CHAPTER):  # other exercises hold the reference
+            student = f"exploit-{index}"
+            mine = sum(v for c, v in sandboxed[student].items() if c.startswith(f"{grade_id}-tests"))
+            baseline = sum(v for c, v in sandboxed[UNTOUCHED].items() if c.startswith(f"{grade_id}-tests"))
+            assert mine <= baseline, (student, grade_id, label, mine, baseline)
         setup = self.answer_context(copy)
         for student, answered in graded.sources.items():
             if student not in outcome.decided:

@@ -1,24 +1,11 @@
-"""Answers learners write for Chapter 4, right and wrong, as answer-cell sources.
+"""Answers learners write for Chapter 4 — right, wrong and gaming — as answer-cell sources.
 
-Each wrong answer names the misconception message its test cells must report. The grader tests
-put these into real submissions and grade them with nbgrader.
+``WRONG`` answers name the misconception (a model of ``answer_key.leaves``) their messages must
+name, or None where their results match no catalogued mistake; ``EXPLOITS`` are answers that try
+to earn points without the mechanism the task asks for: each must score no more than the
+untouched answer. The grader tests put these into real submissions and grade them with nbgrader
+and with the sandbox.
 """
-
-from autograder.leaves import (
-    ACCUMULATE_EQUAL_WEIGHTS,
-    ACCUMULATE_LAST_ONLY,
-    ACCUMULATE_LEAK,
-    ACCUMULATE_SUM,
-    HIDDEN_LEAF_GRAD,
-    HIDDEN_NO_GRAPH,
-    HIDDEN_NONE,
-    SGD_ASCENT,
-    SGD_NEW_OBJECTS,
-    SGD_NO_GRAD_PARAM,
-    SGD_NOT_CLEARED,
-    SGD_OUTSIDE_NO_GRAD,
-    SGD_REBIND,
-)
 
 SGD_REFERENCE = '''
 def sgd_step(params, lr):
@@ -46,6 +33,8 @@ def hidden_grad(x, w):
     return h.grad
 '''
 
+SELFTEST = 'SELFTEST = {"q1": False, "q2": True, "q3": 24.0, "q4": False, "q5": False}'
+
 
 def _sgd(body: str) -> str:
     return "def sgd_step(params, lr):\n" + body
@@ -58,6 +47,51 @@ def _accumulate(body: str) -> str:
 def _hidden(body: str) -> str:
     return "def hidden_grad(x, w):\n" + body
 
+
+def _selftest(**changes: object) -> str:
+    import ast
+
+    values = ast.literal_eval(SELFTEST.partition(" = ")[2]) | changes
+    return f"SELFTEST = {values!r}"
+
+
+# An observation forged for the answer's own calls, passed through for every other answer (so that
+# the in-process tests that run after this one observe as usual).
+FORGE = '''
+import autograder.observe as _observe
+
+_real_point = _observe.observe_point
+
+
+def _forged(case, answer, inputs):
+    if answer is not globals().get({name!r}):
+        return _real_point(case, answer, inputs)
+    return _observe.Seen(value={report})
+
+
+_observe.observe_point = _forged
+'''
+
+
+def forged(name: str, report: str, answer: str) -> str:
+    """An answer cell that rebinds the observing engine to report ``report`` for its own calls."""
+    return FORGE.replace("{name!r}", repr(name)).replace("{report}", report) + answer
+
+
+WALK_FRAMES = '''
+import sys
+
+
+def _found_in_frames(*names):
+    frame = sys._getframe(1)
+    while frame is not None:
+        for name in names:
+            if name in frame.f_locals:
+                return frame.f_locals[name]
+        frame = frame.f_back
+    return None
+
+'''
 
 RIGHT = {
     "leaves-sgd-step": [
@@ -73,10 +107,21 @@ RIGHT = {
             "    optimizer = torch.optim.SGD(params, lr=lr)\n"
             "    optimizer.step()\n"
             "    optimizer.zero_grad()\n")),
+        ("copy-into", _sgd(
+            "    for p in params:\n"
+            "        if p.grad is not None:\n"
+            "            with torch.no_grad():\n"
+            "                p.copy_(p - lr * p.grad)\n"
+            "            p.grad = None\n")),
+        ("write-through-detach", _sgd(
+            "    for p in params:\n"
+            "        if p.grad is not None:\n"
+            "            p.detach().sub_(lr * p.grad)\n"
+            "            p.grad = None\n")),
     ],
     "leaves-accumulate": [
         ("reference", ACCUMULATE_REFERENCE),
-        ("loss-sum-then-divide", _accumulate(
+        ("loss-times-share", _accumulate(
             "    for p in model.parameters():\n"
             "        p.grad = None\n"
             "    n = sum(x.shape[0] for x, _ in batches)\n"
@@ -84,14 +129,13 @@ RIGHT = {
             "        loss = loss_fn(model(x), y)\n"
             "        loss.mul(x.shape[0] / n).backward()\n"
             "    return [p.grad.detach().clone() for p in model.parameters()]\n")),
-        ("autograd-grad", _accumulate(
-            "    params = list(model.parameters())\n"
-            "    n = sum(len(x) for x, _ in batches)\n"
-            "    grads = [torch.zeros_like(p) for p in params]\n"
-            "    for x, y in batches:\n"
-            "        parts = torch.autograd.grad(loss_fn(model(x), y), params)\n"
-            "        grads = [g + part * len(x) / n for g, part in zip(grads, parts)]\n"
-            "    return grads\n")),
+        ("zeros-and-reversed", _accumulate(
+            "    model.zero_grad(set_to_none=False)\n"
+            "    total = sum(len(x) for x, _ in batches)\n"
+            "    for x, y in reversed(batches):\n"
+            "        share = len(x) / total\n"
+            "        (share * loss_fn(model(x), y)).backward()\n"
+            "    return [torch.clone(p.grad) for p in model.parameters()]\n")),
     ],
     "leaves-hidden-grad": [
         ("reference", HIDDEN_GRAD_REFERENCE),
@@ -99,6 +143,109 @@ RIGHT = {
             "    h = (x @ w).detach().requires_grad_(True)\n"
             "    (grad,) = torch.autograd.grad((torch.tanh(h) ** 2).sum(), h)\n"
             "    return grad\n")),
+        ("no-grad-then-leaf", _hidden(
+            "    with torch.no_grad():\n"
+            "        h = x @ w\n"
+            "    h.requires_grad_()\n"
+            "    t = torch.tanh(h)\n"
+            "    (t * t).sum().backward()\n"
+            "    return h.grad\n")),
+    ],
+    "leaves-selftest": [
+        ("literal", SELFTEST),
+        ("computed", 'w = torch.ones(3, requires_grad=True)\n'
+                     'SELFTEST = {"q1": w[:2].is_leaf, "q2": True, "q3": 2 * 3 * 2.0 ** 2, "q4": False,\n'
+                     '            "q5": False}'),
+    ],
+}
+
+# (label, answer source, the misconception its message must name, or None)
+WRONG = {
+    "leaves-sgd-step": [
+        ("outside-no-grad", _sgd(
+            "    for p in params:\n"
+            "        if p.grad is not None:\n"
+            "            p -= lr * p.grad\n"
+            "            p.grad = None\n"), "outside-no-grad"),
+        ("rebinds-loop-variable", _sgd(
+            "    for p in params:\n"
+            "        if p.grad is not None:\n"
+            "            p = p - lr * p.grad\n"
+            "            p.grad = None\n"), "rebinds"),
+        ("never-clears", _sgd(
+            "    with torch.no_grad():\n"
+            "        for p in params:\n"
+            "            if p.grad is not None:\n"
+            "                p -= lr * p.grad\n"), "never-clears"),
+        ("new-tensors", _sgd(
+            "    for i, p in enumerate(params):\n"
+            "        if p.grad is not None:\n"
+            "            params[i] = (p - lr * p.grad).detach().requires_grad_()\n"), "new-tensors"),
+        ("unused-parameter", _sgd(
+            "    with torch.no_grad():\n"
+            "        for p in params:\n"
+            "            p -= lr * p.grad\n"
+            "            p.grad = None\n"), "grad-none"),
+        ("ascent", SGD_REFERENCE.replace("p -= lr", "p += lr"), "ascent"),
+        ("through-data", _sgd(
+            "    for p in params:\n"
+            "        if p.grad is not None:\n"
+            "            p.data -= lr * p.grad\n"
+            "            p.grad = None\n"), "through-data"),
+        ("data-and-never-clears", _sgd(
+            "    for p in params:\n"
+            "        if p.grad is not None:\n"
+            "            p.data.sub_(lr * p.grad)\n"), None),
+    ],
+    "leaves-accumulate": [
+        ("sums-micro-batch-means", _accumulate(
+            "    model.zero_grad()\n"
+            "    for x, y in batches:\n"
+            "        loss_fn(model(x), y).backward()\n"
+            "    return [p.grad.clone() for p in model.parameters()]\n"), "sum-of-means"),
+        ("divides-by-batch-count", _accumulate(
+            "    model.zero_grad()\n"
+            "    for x, y in batches:\n"
+            "        (loss_fn(model(x), y) / len(batches)).backward()\n"
+            "    return [p.grad.clone() for p in model.parameters()]\n"), "mean-of-means"),
+        ("stale-grads-leak", ACCUMULATE_REFERENCE.replace("    model.zero_grad()\n", ""), "leaks"),
+        ("zeroes-inside-loop", _accumulate(
+            "    total = sum(len(x) for x, _ in batches)\n"
+            "    for x, y in batches:\n"
+            "        model.zero_grad()\n"
+            "        (loss_fn(model(x), y) * len(x) / total).backward()\n"
+            "    return [p.grad.clone() for p in model.parameters()]\n"), "zeroes-inside"),
+        ("autograd-grad", _accumulate(
+            "    params = list(model.parameters())\n"
+            "    n = sum(len(x) for x, _ in batches)\n"
+            "    grads = [torch.zeros_like(p) for p in params]\n"
+            "    for x, y in batches:\n"
+            "        parts = torch.autograd.grad(loss_fn(model(x), y), params)\n"
+            "        grads = [g + part * len(x) / n for g, part in zip(grads, parts)]\n"
+            "    return grads\n"), "autograd-grad"),
+        ("one-backward", _accumulate(
+            "    model.zero_grad()\n"
+            "    n = sum(len(x) for x, _ in batches)\n"
+            "    total = 0\n"
+            "    for x, y in batches:\n"
+            "        total = total + loss_fn(model(x), y) * len(x) / n\n"
+            "    total.backward()\n"
+            "    return [p.grad.clone() for p in model.parameters()]\n"), "one-backward"),
+        ("grads-not-copied-and-leak", _accumulate(
+            "    for x, y in batches:\n"
+            "        loss_fn(model(x), y).backward()\n"
+            "    return [p.grad for p in model.parameters()]\n"), None),
+    ],
+    "leaves-hidden-grad": [
+        ("reads-non-leaf-grad", _hidden(
+            "    h = x @ w\n"
+            "    (torch.tanh(h) ** 2).sum().backward()\n"
+            "    return h.grad\n"), "non-leaf-grad"),
+        ("retain-grad-always", _hidden(
+            "    h = x @ w\n"
+            "    h.retain_grad()\n"
+            "    (torch.tanh(h) ** 2).sum().backward()\n"
+            "    return h.grad\n"), "retain-always"),
         ("retain-grad-when-possible", _hidden(
             "    h = x @ w\n"
             "    if h.requires_grad:\n"
@@ -106,92 +253,133 @@ RIGHT = {
             "    else:\n"
             "        h.requires_grad_()\n"
             "    (torch.tanh(h) ** 2).sum().backward()\n"
-            "    return h.grad\n")),
-        ("by-hand", _hidden(
-            "    t = torch.tanh(x @ w)\n"
-            "    return (2 * t * (1 - t ** 2)).detach()\n")),
-    ],
-    "leaves-selftest": [
-        ("literal", 'SELFTEST = {"q1": False, "q2": True, "q3": 6.0, "q4": True, "q5": False}'),
-        ("computed", 'w = torch.ones(2, requires_grad=True)\n'
-                     'SELFTEST = {"q1": (w * 2).is_leaf, "q2": torch.ones(2).is_leaf, "q3": 2 * 3.0, '
-                     '"q4": True, "q5": False}'),
-    ],
-}
-
-# (label, answer source, message the grade must contain)
-WRONG = {
-    "leaves-sgd-step": [
-        ("outside-no-grad", _sgd(
-            "    for p in params:\n"
-            "        if p.grad is not None:\n"
-            "            p -= lr * p.grad\n"
-            "            p.grad = None\n"), SGD_OUTSIDE_NO_GRAD),
-        ("rebinds-loop-variable", _sgd(
-            "    for p in params:\n"
-            "        if p.grad is not None:\n"
-            "            p = p - lr * p.grad\n"
-            "            p.grad = None\n"), SGD_REBIND),
-        ("never-clears", _sgd(
-            "    with torch.no_grad():\n"
-            "        for p in params:\n"
-            "            if p.grad is not None:\n"
-            "                p -= lr * p.grad\n"), SGD_NOT_CLEARED),
-        ("new-tensors", _sgd(
-            "    for i, p in enumerate(params):\n"
-            "        if p.grad is not None:\n"
-            "            params[i] = (p - lr * p.grad).detach().requires_grad_()\n"), SGD_NEW_OBJECTS),
-        ("unused-parameter", _sgd(
-            "    with torch.no_grad():\n"
-            "        for p in params:\n"
-            "            p -= lr * p.grad\n"
-            "            p.grad = None\n"), SGD_NO_GRAD_PARAM),
-        ("ascent", SGD_REFERENCE.replace("p -= lr", "p += lr"), SGD_ASCENT),
-    ],
-    "leaves-accumulate": [
-        ("sums-micro-batch-means", _accumulate(
-            "    model.zero_grad()\n"
-            "    for x, y in batches:\n"
-            "        loss_fn(model(x), y).backward()\n"
-            "    return [p.grad.clone() for p in model.parameters()]\n"), ACCUMULATE_SUM),
-        ("divides-by-batch-count", _accumulate(
-            "    model.zero_grad()\n"
-            "    for x, y in batches:\n"
-            "        (loss_fn(model(x), y) / len(batches)).backward()\n"
-            "    return [p.grad.clone() for p in model.parameters()]\n"), ACCUMULATE_EQUAL_WEIGHTS),
-        ("stale-grads-leak", ACCUMULATE_REFERENCE.replace("    model.zero_grad()\n", ""), ACCUMULATE_LEAK),
-        ("zeroes-inside-loop", _accumulate(
-            "    total = sum(len(x) for x, _ in batches)\n"
-            "    for x, y in batches:\n"
-            "        model.zero_grad()\n"
-            "        (loss_fn(model(x), y) * len(x) / total).backward()\n"
-            "    return [p.grad.clone() for p in model.parameters()]\n"), ACCUMULATE_LAST_ONLY),
-    ],
-    "leaves-hidden-grad": [
-        ("reads-non-leaf-grad", _hidden(
-            "    h = x @ w\n"
-            "    (torch.tanh(h) ** 2).sum().backward()\n"
-            "    return h.grad\n"), HIDDEN_NONE),
-        ("retain-grad-always", _hidden(
-            "    h = x @ w\n"
-            "    h.retain_grad()\n"
-            "    (torch.tanh(h) ** 2).sum().backward()\n"
-            "    return h.grad\n"), HIDDEN_NO_GRAPH),
+            "    return h.grad\n"), "through-the-inputs"),
         ("leaf-gradient", _hidden(
             "    x = x.detach().requires_grad_()\n"
             "    w = w.detach().requires_grad_()\n"
             "    (torch.tanh(x @ w) ** 2).sum().backward()\n"
-            "    return w.grad\n"), HIDDEN_LEAF_GRAD),
+            "    return w.grad\n"), "leaf-gradient"),
         ("autograd-grad-on-graph", _hidden(
             "    h = x @ w\n"
-            "    return torch.autograd.grad((torch.tanh(h) ** 2).sum(), h)[0]\n"), HIDDEN_NO_GRAPH),
+            "    return torch.autograd.grad((torch.tanh(h) ** 2).sum(), h)[0]\n"), "grad-on-graph"),
+        ("closed-form", _hidden(
+            "    t = torch.tanh(x @ w)\n"
+            "    return (2 * t * (1 - t ** 2)).detach()\n"), "closed-form"),
+        ("square-dropped", _hidden(
+            "    h = (x @ w).detach().requires_grad_()\n"
+            "    torch.tanh(h).sum().backward()\n"
+            "    return h.grad\n"), "outer-square-dropped"),
+        ("tanh-derivative-only", _hidden(
+            "    t = torch.tanh(x @ w).detach()\n"
+            "    return 1 - t ** 2\n"), None),
     ],
     "leaves-selftest": [
-        ("product-is-leaf", 'SELFTEST = {"q1": True, "q2": True, "q3": 6.0, "q4": True, "q5": False}',
-         "it is not a leaf"),
-        ("backward-overwrites", 'SELFTEST = {"q1": False, "q2": True, "q3": 3.0, "q4": True, "q5": False}',
-         "two calls give 3 + 3 = 6.0"),
-        ("int-for-float", 'SELFTEST = {"q1": False, "q2": True, "q3": 6, "q4": True, "q5": False}',
-         "expected a Python float"),
+        ("view-is-a-leaf", _selftest(q1=True), "view-of-leaf"),
+        ("no-grad-records", _selftest(q2=False), "no-grad-records"),
+        ("backward-overwrites", _selftest(q3=12.0), "backward-overwrites"),
+        ("zero-grad-clears-everything", _selftest(q4=True), "zero-grad-everything"),
+        ("int-for-float", _selftest(q3=24), None),
+    ],
+}
+
+# (label, answer source): answers that game the checks; none may score more than the untouched answer.
+EXPLOITS = {
+    "leaves-sgd-step": [
+        ("old-reference", "try:\n    from autograder.leaves import torch_sgd_step as sgd_step\n"
+                          "except ImportError:\n    def sgd_step(params, lr):\n        raise NotImplementedError\n"),
+        ("rebinds-the-driver", "import autograder.leaves as _leaves\n\n"
+                               "_real_drive = _leaves.drive_sgd\n\n\n"
+                               "def _drive(step, *inputs):\n"
+                               "    report = _real_drive(step, *inputs)\n"
+                               "    seen = report['written where autograd sees it']\n"
+                               "    report['written where autograd sees it'] = [\n"
+                               "        [v if v is None else True for v in row] for row in seen]\n"
+                               "    return report\n\n\n"
+                               "_leaves.drive_sgd = _drive\n\n\n" + _sgd(
+                                   "    for p in params:\n"
+                                   "        if p.grad is not None:\n"
+                                   "            p.data -= lr * p.grad\n"
+                                   "            p.grad = None\n")),
+        ("forged-report", forged("sgd_step", '{"values after each step": [], "written where autograd sees it": [],'
+                                 ' ".grad cleared after each step": True, "the list holds the same tensors": True,'
+                                 ' "still leaves that require grad": True}',
+                                 "\n\ndef sgd_step(params, lr):\n    pass\n")),
+        ("walks-frames", WALK_FRAMES + _sgd(
+            "    found = _found_in_frames('expected', 'reference', 'key')\n"
+            "    if callable(found):\n"
+            "        found(params, lr)\n")),
+        ("data-under-no-grad-name", _sgd(
+            "    with torch.no_grad():\n"
+            "        for p in params:\n"
+            "            if p.grad is not None:\n"
+            "                p.data.sub_(lr * p.grad)\n"
+            "                p.grad = None\n")),
+    ],
+    "leaves-accumulate": [
+        ("concatenates", _accumulate(
+            "    model.zero_grad()\n"
+            "    x = torch.cat([x for x, _ in batches])\n"
+            "    y = torch.cat([y for _, y in batches])\n"
+            "    loss_fn(model(x), y).backward()\n"
+            "    return [p.grad.clone() for p in model.parameters()]\n")),
+        ("silences-the-witness", _accumulate(
+            "    for p in model.parameters():\n"
+            "        p._post_accumulate_grad_hooks = None\n"
+            "        p.grad = None\n"
+            "    x = torch.cat([x for x, _ in batches])\n"
+            "    y = torch.cat([y for _, y in batches])\n"
+            "    loss_fn(model(x), y).backward()\n"
+            "    return [p.grad.clone() for p in model.parameters()]\n")),
+        ("calls-the-witness-by-hand", _accumulate(
+            "    params = list(model.parameters())\n"
+            "    model.zero_grad()\n"
+            "    x = torch.cat([x for x, _ in batches])\n"
+            "    y = torch.cat([y for _, y in batches])\n"
+            "    loss_fn(model(x), y).backward()\n"
+            "    for p in params:\n"
+            "        for hook in list((p._post_accumulate_grad_hooks or {}).values()):\n"
+            "            for _ in range(len(batches) - 1):\n"
+            "                hook(p)\n"
+            "    for x, y in batches:\n"
+            "        model(x)\n"
+            "    return [p.grad.clone() for p in params]\n")),
+        ("sums-autograd-grads-into-grad", _accumulate(
+            "    params = list(model.parameters())\n"
+            "    n = sum(len(x) for x, _ in batches)\n"
+            "    total = [torch.zeros_like(p) for p in params]\n"
+            "    for x, y in batches:\n"
+            "        parts = torch.autograd.grad(loss_fn(model(x), y) * len(x) / n, params)\n"
+            "        total = [t + part for t, part in zip(total, parts)]\n"
+            "    for p, t in zip(params, total):\n"
+            "        p.grad = t\n"
+            "    return [p.grad.clone() for p in params]\n")),
+        ("forged-report", forged("accumulated_grads", '{"gradients": [], "rows of each forward": [],'
+                                 ' "accumulations into each .grad": [], "parameters and batches left alone": True}',
+                                 "\n\ndef accumulated_grads(model, loss_fn, batches):\n    return []\n")),
+    ],
+    "leaves-hidden-grad": [
+        ("old-reference", "try:\n    from autograder.leaves import reference_hidden_grad as hidden_grad\n"
+                          "except ImportError:\n    def hidden_grad(x, w):\n        raise NotImplementedError\n"),
+        ("closed-form-and-an-unrelated-backward", _hidden(
+            "    torch.tanh(torch.ones(3, requires_grad=True)).sum().backward()\n"
+            "    t = torch.tanh(x @ w).detach()\n"
+            "    return 2 * t * (1 - t ** 2)\n")),
+        ("closed-form-hooks-disabled", _hidden(
+            "    with torch.autograd.graph.disable_saved_tensors_hooks('off'):\n"
+            "        h = (x @ w).detach().requires_grad_()\n"
+            "        (torch.tanh(h) ** 2).sum().backward()\n"
+            "    return h.grad\n")),
+        ("calls-the-unpack-hook-by-hand", _hidden(
+            "    t = torch.tanh(x @ w).detach()\n"
+            "    hooks = torch._C._autograd._top_saved_tensors_default_hooks(False)\n"
+            "    if hooks is not None:\n"
+            "        hooks[1](hooks[0](t))\n"
+            "    return 2 * t * (1 - t ** 2)\n")),
+        ("numpy-closed-form", "import numpy as np\n\n\n" + _hidden(
+            "    t = np.tanh((x @ w).detach().numpy())\n"
+            "    return torch.from_numpy(2 * t * (1 - t ** 2))\n")),
+        ("forged-report", forged("hidden_grad", '{"gradient": None, "what tanh\'s backward read": [],'
+                                 ' "x and w left as they were": True}',
+                                 "\n\ndef hidden_grad(x, w):\n    return None\n")),
     ],
 }

@@ -1,20 +1,11 @@
-"""Answers learners write for the closed-book companion of Chapter 4, right and wrong.
+"""Answers learners write for the closed-book companion of Chapter 4 — right, wrong and gaming.
 
-Each wrong answer names the misconception message its test cells must report.
+``WRONG`` answers name the misconception (a model of ``answer_key.leaves_closed_book``) their
+feedback must name, or None; ``EXPLOITS`` try to earn points without accumulating into one leaf's
+``.grad``; none may score more than the untouched answer.
 """
 
-from autograder.leaves_closed_book import (
-    GRAPH_FREED,
-    INPUT_CHANGED,
-    NOT_A_LEAF_THAT_REQUIRES_GRAD,
-    NOT_THREE,
-    NOT_ZEROED,
-    OTHERWISE,
-    SHARED,
-    USES_AUTOGRAD_GRAD,
-    USES_DATA,
-    ZEROED_TOO_EARLY,
-)
+from tests.catalog.leaves import forged
 
 REFERENCE = '''
 def two_objectives(w0, f, g):
@@ -56,10 +47,19 @@ RIGHT = {
             "    w.grad.zero_()\n"
             "    second.backward()\n"
             "    return (a, b, w.grad.clone())\n")),
+        ("reads-grad-data", _body(
+            "    w = w0.clone().requires_grad_()\n"
+            "    f(w).sum().backward()\n"
+            "    first = w.grad.data.clone()\n"
+            "    g(w).sum().backward()\n"
+            "    second = w.grad.data.clone()\n"
+            "    w.grad = None\n"
+            "    g(w).sum().backward()\n"
+            "    return first, second, w.grad.data.clone()\n")),
     ],
 }
 
-# (label, answer source, message the grade must contain)
+# (label, answer source, the misconception its feedback must name, or None)
 WRONG = {
     "leaves-reproduce": [
         ("references-not-copies", _body(
@@ -70,7 +70,7 @@ WRONG = {
             "    second = w.grad\n"
             "    w.grad.zero_()\n"
             "    g(w).sum().backward()\n"
-            "    return first, second, w.grad\n"), SHARED),
+            "    return first, second, w.grad\n"), "references"),
         ("zeroes-before-the-second", _body(
             "    w = w0.clone().requires_grad_()\n"
             "    f(w).sum().backward()\n"
@@ -80,7 +80,7 @@ WRONG = {
             "    second = w.grad.clone()\n"
             "    w.grad = None\n"
             "    g(w).sum().backward()\n"
-            "    return first, second, w.grad.clone()\n"), ZEROED_TOO_EARLY),
+            "    return first, second, w.grad.clone()\n"), "zeroes-first"),
         ("never-zeroes", _body(
             "    w = w0.clone().requires_grad_()\n"
             "    f(w).sum().backward()\n"
@@ -88,16 +88,28 @@ WRONG = {
             "    g(w).sum().backward()\n"
             "    second = w.grad.clone()\n"
             "    g(w).sum().backward()\n"
-            "    return first, second, w.grad.clone()\n"), NOT_ZEROED),
-        ("formula-for-sin-and-square", _body(
-            "    first = torch.cos(w0)\n"
-            "    third = 2 * w0\n"
-            "    return first, first + third, third\n"), OTHERWISE),
+            "    return first, second, w.grad.clone()\n"), "never-zeroes"),
+        ("two-leaves-added-by-hand", _body(
+            "    w1 = w0.clone().requires_grad_()\n"
+            "    w2 = w0.clone().requires_grad_()\n"
+            "    f(w1).sum().backward()\n"
+            "    g(w2).sum().backward()\n"
+            "    return w1.grad.clone(), w1.grad + w2.grad, w2.grad.clone()\n"), "separate-leaves"),
         ("autograd-grad-instead", _body(
             "    w = w0.clone().requires_grad_()\n"
             "    (df,) = torch.autograd.grad(f(w).sum(), w)\n"
             "    (dg,) = torch.autograd.grad(g(w).sum(), w)\n"
-            "    return df, df + dg, dg\n"), USES_AUTOGRAD_GRAD.message.split("(the answer")[0]),
+            "    return df, df + dg, dg\n"), "autograd-grad"),
+        ("sum-of-objectives", _body(
+            "    w = w0.clone().requires_grad_()\n"
+            "    f(w).sum().backward()\n"
+            "    first = w.grad.clone()\n"
+            "    w.grad = None\n"
+            "    (f(w) + g(w)).sum().backward()\n"
+            "    second = w.grad.clone()\n"
+            "    w.grad = None\n"
+            "    g(w).sum().backward()\n"
+            "    return first, second, w.grad.clone()\n"), "sum-of-objectives"),
         ("leaf-is-the-input", _body(
             "    w = w0.requires_grad_()\n"
             "    f(w).sum().backward()\n"
@@ -106,7 +118,7 @@ WRONG = {
             "    second = w.grad.clone()\n"
             "    w.grad = None\n"
             "    g(w).sum().backward()\n"
-            "    return first, second, w.grad.clone()\n"), INPUT_CHANGED),
+            "    return first, second, w.grad.clone()\n"), "w0-itself"),
         ("reuses-a-freed-graph", _body(
             "    w = w0.clone().requires_grad_()\n"
             "    f(w).sum().backward()\n"
@@ -116,21 +128,70 @@ WRONG = {
             "    second = w.grad.clone()\n"
             "    w.grad = None\n"
             "    second_loss.backward()\n"
-            "    return first, second, w.grad.clone()\n"), GRAPH_FREED),
+            "    return first, second, w.grad.clone()\n"), "freed-graph"),
         ("forgets-requires-grad", _body(
             "    w = w0.clone()\n"
             "    f(w).sum().backward()\n"
-            "    return w.grad, w.grad, w.grad\n"), NOT_A_LEAF_THAT_REQUIRES_GRAD),
-        ("reads-data", _body(
-            "    w = w0.clone().requires_grad_()\n"
-            "    f(w).sum().backward()\n"
-            "    first = w.grad.data.clone()\n"
-            "    g(w).sum().backward()\n"
-            "    second = w.grad.data.clone()\n"
-            "    w.grad = None\n"
-            "    g(w).sum().backward()\n"
-            "    return first, second, w.grad.data.clone()\n"), USES_DATA.message.split("{call}")[0]),
+            "    return w.grad, w.grad, w.grad\n"), "no-requires-grad"),
         ("returns-a-list", REFERENCE.replace("return first, second, w.grad.clone()",
-                                             "return [first, second, w.grad.clone()]"), NOT_THREE),
+                                             "return [first, second, w.grad.clone()]"), "a-list"),
+        ("formula-for-sin-and-square", _body(
+            "    first = torch.cos(w0)\n"
+            "    third = 2 * w0\n"
+            "    return first, first + third, third\n"), None),
+    ],
+}
+
+EXPLOITS = {
+    "leaves-reproduce": [
+        ("sets-grad-by-hand", _body(
+            "    w = w0.clone().requires_grad_()\n"
+            "    (df,) = torch.autograd.grad(f(w).sum(), w)\n"
+            "    (dg,) = torch.autograd.grad(g(w).sum(), w)\n"
+            "    w.grad = dg.clone()\n"
+            "    return df, df + dg, dg\n")),
+        ("calls-the-witness-by-hand", _body(
+            "    w = w0.clone().requires_grad_()\n"
+            "    (df,) = torch.autograd.grad(f(w).sum(), w)\n"
+            "    (dg,) = torch.autograd.grad(g(w).sum(), w)\n"
+            "    g(w)\n"
+            "    for value in (df, df + dg, dg):\n"
+            "        w.grad = value.clone()\n"
+            "        for hook in list((w._post_accumulate_grad_hooks or {}).values()):\n"
+            "            hook(w)\n"
+            "    return df, df + dg, dg\n")),
+        ("silences-the-witness", _body(
+            "    w = w0.clone().requires_grad_()\n"
+            "    f(w)\n"
+            "    w._backward_hooks = None\n"
+            "    w._post_accumulate_grad_hooks = None\n"
+            "    w1, w2 = w0.clone().requires_grad_(), w0.clone().requires_grad_()\n"
+            "    f(w1).sum().backward()\n"
+            "    g(w2).sum().backward()\n"
+            "    return w1.grad.clone(), w1.grad + w2.grad, w2.grad.clone()\n")),
+        ("same-leaf-for-show", _body(
+            "    w = w0.clone().requires_grad_()\n"
+            "    fw, gw = f(w), g(w)\n"
+            "    other = w0.clone().requires_grad_()\n"
+            "    (df,) = torch.autograd.grad(fw.sum(), w)\n"
+            "    g(other).sum().backward()\n"
+            "    dg = other.grad.clone()\n"
+            "    return df, df + dg, dg\n")),
+        ("derivative-table", "import math\n\n\n" + _body(
+            "    table = {'sin': torch.cos, 'exp': torch.exp, 'tanh': lambda t: 1 - torch.tanh(t) ** 2,\n"
+            "             'sigmoid': lambda t: torch.sigmoid(t) * (1 - torch.sigmoid(t)),\n"
+            "             'pow3': lambda t: 3 * t ** 2, 'Cube': lambda t: 3 * t ** 2,\n"
+            "             'SoftClip': lambda t: (1 - torch.tanh(t) ** 2) / 2}\n"
+            "    name = repr(f).strip('<>')\n"
+            "    other = repr(g).strip('<>')\n"
+            "    df = table.get(name, torch.ones_like)(w0)\n"
+            "    dg = table.get(other, torch.ones_like)(w0)\n"
+            "    return df, df + dg, dg\n")),
+        ("forged-report", forged("two_objectives", '{"records": [], "tensors f and g were applied to": 1,'
+                                 ' "each a leaf that requires grad": True, "gradients arriving at the leaf": [],'
+                                 ' ".grad after each accumulation": [], ".grad at the end": [],'
+                                 ' "w0 left alone": True}',
+                                 "\n\ndef two_objectives(w0, f, g):\n"
+                                 "    return w0.clone(), w0.clone(), w0.clone()\n")),
     ],
 }

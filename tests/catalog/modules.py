@@ -1,37 +1,11 @@
-"""Answers learners write for Chapter 5, right and wrong, as answer-cell sources.
+"""Answers learners write for Chapter 5 — right, wrong and gaming — as answer-cell sources.
 
-Each wrong answer names the misconception message its test cells must report. The grader tests
-put these into real submissions and grade them with nbgrader.
+``WRONG`` answers name the misconception (a model of ``answer_key.modules``) their messages must
+name, or None where their results match no catalogued mistake; ``EXPLOITS`` try to earn points
+without the mechanism the task asks for: each must score no more than the untouched answer.
 """
 
-from math import prod
-
-from autograder.modules import (
-    BATCHNORM_CHANNELS,
-    BATCHNORM_INPUT,
-    BATCHNORM_QUESTIONS,
-    BATCHNORM_TRAIN_FORWARDS,
-    BUFFERS,
-    EVAL_FROZEN,
-    EVAL_OUTPUT,
-    FROZEN,
-    INTEGER_PARAMETER,
-    MOMENTUM,
-    NO_GRAPH,
-    NON_PERSISTENT,
-    PARAMETER,
-    PLAIN_TENSOR,
-    PLAIN_VALUE,
-    PYTHON_LIST,
-    RECURSE,
-    SELFTEST_QUESTIONS,
-    SKIPS_EVAL,
-    START_ZEROS,
-    STATE_DICT,
-    TENSORS,
-    TIED,
-    WEIGHTS_TRAIN,
-)
+from tests.catalog.leaves import WALK_FRAMES, forged
 
 COUNTING_HEAD = '''
 class CountingLinear(nn.Module):
@@ -41,7 +15,7 @@ class CountingLinear(nn.Module):
 '''
 
 
-def counting(init: str, forward: str) -> str:
+def counting(init: str, forward: str = "        if self.training:\n            self.calls += 1\n") -> str:
     """A CountingLinear around nn.Linear, with the given counter registration and counting line."""
     return COUNTING_HEAD + f"        {init}\n\n    def forward(self, x):\n{forward}        return self.linear(x)\n"
 
@@ -74,25 +48,14 @@ def count(body: str) -> str:
 
 
 def batchnorm(**changes: object) -> str:
-    """The reference answer for nn.BatchNorm2d(4, affine=False), with some entries changed."""
+    """The right BATCHNORM, with some entries changed."""
     values = {"parameters": 0, "state_dict": 3, "tracked_after_train": 3, "tracked_after_eval": 3,
               "tracked_dtype_after_to": "torch.int64", "mean_dtype_after_to": "torch.float16"} | changes
     return f"BATCHNORM = {values!r}"
 
 
-def counted_per(units_per_forward: int) -> str:
-    """A BATCHNORM whose counter went up by ``units_per_forward`` per training forward, not by one."""
-    tracked = BATCHNORM_TRAIN_FORWARDS * units_per_forward
-    return batchnorm(tracked_after_train=tracked, tracked_after_eval=tracked)
-
-
-# Answered from the chapter's own BatchNorm1d(3): two training forwards, then .to(torch.float64).
-BATCHNORM1D_ANSWER = batchnorm(parameters=2, state_dict=5, tracked_after_train=2, tracked_after_eval=2,
-                               mean_dtype_after_to="torch.float64")
-
-
 def selftest(**changes: object) -> str:
-    values = {"q1": 2, "q2": 3, "q3": 80, "q4": False, "q5": False} | changes
+    values = {"q1": 2, "q2": 3, "q3": 80, "q4": False, "q5": False, "q6": "parameter"} | changes
     return f"SELFTEST = {values!r}"
 
 
@@ -117,8 +80,7 @@ RIGHT = {
                    '             "mean_dtype_after_to": str(bn.running_mean.dtype)}'),
     ],
     "modules-counting-linear": [
-        ("wraps-linear", counting('self.register_buffer("calls", torch.zeros((), dtype=torch.int64))',
-                                  "        if self.training:\n            self.calls += 1\n")),
+        ("wraps-linear", counting('self.register_buffer("calls", torch.zeros((), dtype=torch.int64))')),
         ("own-parameters", '''
 class CountingLinear(nn.Module):
     def __init__(self, in_features, out_features):
@@ -143,6 +105,17 @@ class CountingLinear(nn.Linear):
             with torch.no_grad():
                 self.calls.add_(1)
         return super().forward(x)
+'''),
+        ("nn-buffer", '''
+class CountingLinear(nn.Module):
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.layer = nn.Linear(in_features, out_features)
+        self.calls = nn.Buffer(torch.zeros((), dtype=torch.int64))
+
+    def forward(self, x):
+        self.calls += int(self.training)
+        return self.layer(x)
 '''),
     ],
     "modules-running-mean": [
@@ -182,48 +155,36 @@ class CountingLinear(nn.Linear):
     "modules-selftest": [
         ("literal", selftest()),
         ("computed", 'SELFTEST = {"q1": len(nn.Linear(3, 1).state_dict()), "q2": 2 + 1,\n'
-                     '            "q3": 8 * 8 + 8 + 8, "q4": False, "q5": False}'),
+                     '            "q3": 8 * 8 + 8 + 8, "q4": False, "q5": False, "q6": "parameter"}'),
     ],
 }
 
-# (label, answer source, message the grade must contain)
+# (label, answer source, the misconception its message must name, or None)
 WRONG = {
     "modules-batchnorm": [
-        ("the-chapters-batchnorm1d", BATCHNORM1D_ANSWER, BATCHNORM_QUESTIONS["parameters"][2]),
-        ("weight-and-bias-despite-affine-false", batchnorm(parameters=2, state_dict=5),
-         BATCHNORM_QUESTIONS["parameters"][2]),
-        ("running-stats-are-parameters", batchnorm(parameters=3), BATCHNORM_QUESTIONS["parameters"][2]),
-        ("forgets-the-counter", batchnorm(state_dict=2), BATCHNORM_QUESTIONS["state_dict"][2]),
-        ("eval-counts", batchnorm(tracked_after_eval=BATCHNORM_TRAIN_FORWARDS + 1),
-         BATCHNORM_QUESTIONS["tracked_after_eval"][2]),
-        ("counts-per-channel", counted_per(BATCHNORM_CHANNELS), BATCHNORM_QUESTIONS["tracked_after_train"][2]),
-        ("counts-per-element", counted_per(prod(BATCHNORM_INPUT)), BATCHNORM_QUESTIONS["tracked_after_train"][2]),
-        ("to-casts-integers", batchnorm(tracked_dtype_after_to="torch.float16"),
-         BATCHNORM_QUESTIONS["tracked_dtype_after_to"][2]),
-        ("float64-from-the-chapter", batchnorm(mean_dtype_after_to="torch.float64"),
-         BATCHNORM_QUESTIONS["mean_dtype_after_to"][2]),
+        ("weight-and-bias-despite-affine-false", batchnorm(parameters=2, state_dict=5), "affine-anyway"),
+        ("running-stats-are-parameters", batchnorm(parameters=3), "statistics-are-parameters"),
+        ("forgets-the-counter", batchnorm(state_dict=2), "counter-not-saved"),
+        ("eval-counts", batchnorm(tracked_after_eval=4), "eval-counts"),
+        ("counts-per-channel", batchnorm(tracked_after_train=12, tracked_after_eval=12), "counts-channels"),
+        ("to-casts-integers", batchnorm(tracked_dtype_after_to="torch.float16"), "casts-integers"),
+        ("float64-from-the-chapter", batchnorm(mean_dtype_after_to="torch.float64"), "float64-everywhere"),
         ("dtype-objects",
-         batchnorm().replace("'torch.int64'", "torch.int64").replace("'torch.float16'", "torch.float16"),
-         "expected a str"),
+         batchnorm().replace("'torch.int64'", "torch.int64").replace("'torch.float16'", "torch.float16"), None),
     ],
     "modules-counting-linear": [
-        ("plain-tensor", counting("self.calls = torch.zeros((), dtype=torch.int64)",
-                                  "        if self.training:\n            self.calls += 1\n"),
-         PLAIN_TENSOR.format(name="calls")),
+        ("plain-tensor", counting("self.calls = torch.zeros((), dtype=torch.int64)"), "plain-tensor"),
         ("non-persistent", counting('self.register_buffer("calls", torch.zeros((), dtype=torch.int64), '
-                                    'persistent=False)', "        if self.training:\n            self.calls += 1\n"),
-         NON_PERSISTENT.format(name="calls")),
+                                    'persistent=False)'), "non-persistent"),
         ("counts-in-eval", counting('self.register_buffer("calls", torch.zeros((), dtype=torch.int64))',
-                                    "        self.calls += 1\n"), SKIPS_EVAL),
-        ("python-int", counting("self.calls = 0", "        if self.training:\n            self.calls += 1\n"),
-         PLAIN_VALUE.format(name="calls")),
-        ("frozen-parameter", counting("self.calls = nn.Parameter(torch.zeros(()), requires_grad=False)",
-                                      "        if self.training:\n            self.calls += 1\n"),
-         PARAMETER.format(name="calls")),
+                                    "        self.calls += 1\n"), "counts-eval"),
+        ("python-int", counting("self.calls = 0"), "python-int"),
+        ("frozen-parameter", counting("self.calls = nn.Parameter(torch.zeros(()), requires_grad=False)"),
+         "frozen-parameter"),
         ("int64-frozen-parameter",
-         counting("self.calls = nn.Parameter(torch.zeros((), dtype=torch.int64), requires_grad=False)",
-                  "        if self.training:\n            self.calls += 1\n"),
-         INTEGER_PARAMETER),
+         counting("self.calls = nn.Parameter(torch.zeros((), dtype=torch.int64), requires_grad=False)"),
+         "integer-parameter"),
+        ("float-counter", counting('self.register_buffer("calls", torch.zeros(()))'), "float-counter"),
         ("unregistered-weights", '''
 class CountingLinear(nn.Module):
     def __init__(self, in_features, out_features):
@@ -236,34 +197,65 @@ class CountingLinear(nn.Module):
         if self.training:
             self.calls += 1
         return x @ self.weight.T + self.bias
-''', WEIGHTS_TRAIN),
+''', "unregistered-weights"),
+        ("plain-tensor-weights", '''
+class CountingLinear(nn.Module):
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.weight = torch.zeros(out_features, in_features)
+        self.bias = torch.zeros(out_features)
+        self.register_buffer("calls", torch.zeros((), dtype=torch.int64))
+
+    def forward(self, x):
+        if self.training:
+            self.calls += 1
+        return x @ self.weight.T + self.bias
+''', "unregistered-weights"),
+        ("counter-as-property", '''
+class CountingLinear(nn.Module):
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.linear = nn.Linear(in_features, out_features)
+        self._count = 0
+
+    @property
+    def calls(self):
+        return torch.tensor(self._count)
+
+    def forward(self, x):
+        self._count += int(self.training)
+        return self.linear(x)
+''', "plain-tensor"),
+        ("counts-per-sample", counting('self.register_buffer("calls", torch.zeros((), dtype=torch.int64))',
+                                       "        if self.training:\n            self.calls += len(x)\n"), None),
     ],
     "modules-running-mean": [
         ("reversed-momentum", running(BUFFER, RUNNING_REFERENCE_FORWARD.replace(
             ".mul_(1 - self.momentum).add_(self.momentum * mean)",
-            ".mul_(self.momentum).add_((1 - self.momentum) * mean)")),
-         MOMENTUM),
+            ".mul_(self.momentum).add_((1 - self.momentum) * mean)")), "reversed-momentum"),
         ("builds-a-graph", running(BUFFER, '''        if self.training:
             mean = x.mean(0)
             self.running_mean = (1 - self.momentum) * self.running_mean + self.momentum * mean
             return x - mean
         return x - self.running_mean
-'''), NO_GRAPH),
+'''), "builds-a-graph"),
         ("batch-mean-in-eval", running(BUFFER, '''        mean = x.mean(0)
         if self.training:
             with torch.no_grad():
                 self.running_mean.mul_(1 - self.momentum).add_(self.momentum * mean)
         return x - mean
-'''), EVAL_OUTPUT),
+'''), "batch-mean-in-eval"),
         ("updates-in-eval", running(BUFFER, '''        mean = x.mean(0)
         with torch.no_grad():
             self.running_mean.mul_(1 - self.momentum).add_(self.momentum * mean)
         return x - mean if self.training else x - self.running_mean
-'''), EVAL_FROZEN),
+'''), "updates-in-eval"),
         ("plain-tensor", running("self.running_mean = torch.zeros(num_features)", RUNNING_REFERENCE_FORWARD),
-         PLAIN_TENSOR.format(name="running_mean")),
+         "plain-tensor"),
         ("frozen-parameter", running("self.running_mean = nn.Parameter(torch.zeros(num_features), requires_grad=False)",
-                                     RUNNING_REFERENCE_FORWARD), PARAMETER.format(name="running_mean")),
+                                     RUNNING_REFERENCE_FORWARD), "frozen-parameter"),
+        ("non-persistent", running('self.register_buffer("running_mean", torch.zeros(num_features), persistent=False)',
+                                   RUNNING_REFERENCE_FORWARD), "non-persistent"),
         ("starts-from-first-batch", running(BUFFER + "\n        self.started = False", '''        if not self.training:
             return x - self.running_mean
         mean = x.mean(0)
@@ -274,36 +266,91 @@ class CountingLinear(nn.Module):
             else:
                 self.running_mean.mul_(1 - self.momentum).add_(self.momentum * mean)
         return x - mean
-'''), START_ZEROS),
+'''), "from-first-batch"),
+        ("momentum-hard-coded", running(BUFFER, RUNNING_REFERENCE_FORWARD.replace("self.momentum", "0.1")),
+         "momentum-ignored"),
+        ("reversed-and-updates-in-eval", running(BUFFER, '''        mean = x.mean(0)
+        with torch.no_grad():
+            self.running_mean.mul_(self.momentum).add_((1 - self.momentum) * mean)
+        return x - mean if self.training else x - self.running_mean
+'''), "reversed-momentum"),
     ],
     "modules-count-params": [
-        ("counts-tensors", count("    return len(list(module.parameters()))\n"), TENSORS),
-        ("counts-frozen", count("    return sum(p.numel() for p in module.parameters())\n"), FROZEN),
+        ("counts-tensors", count("    return len(list(module.parameters()))\n"), "tensors"),
+        ("counts-frozen", count("    return sum(p.numel() for p in module.parameters())\n"), "frozen"),
         ("counts-tied-twice", count("    return sum(p.numel() for _n, p in module.named_parameters("
-                                    "remove_duplicate=False) if p.requires_grad)\n"), TIED),
-        ("state-dict", count("    return sum(t.numel() for t in module.state_dict().values())\n"), STATE_DICT),
+                                    "remove_duplicate=False) if p.requires_grad)\n"), "tied-twice"),
+        ("state-dict", count("    return sum(t.numel() for t in module.state_dict().values())\n"), "state-dict"),
         ("not-recursive", count("    return sum(p.numel() for p in module.parameters(recurse=False) "
-                                "if p.requires_grad)\n"), RECURSE),
+                                "if p.requires_grad)\n"), "not-recursive"),
         ("tensor-result", count("    return torch.tensor(sum(p.numel() for p in module.parameters() "
-                                "if p.requires_grad))\n"), "expected a Python int"),
+                                "if p.requires_grad))\n"), None),
         ("counts-buffers", count("    trained = sum(p.numel() for p in module.parameters() if p.requires_grad)\n"
-                                 "    return trained + sum(b.numel() for b in module.buffers())\n"), BUFFERS),
+                                 "    return trained + sum(b.numel() for b in module.buffers())\n"), "buffers"),
         ("sums-children", count("""    own = sum(p.numel() for p in module.parameters(recurse=False) if p.requires_grad)
     return own + sum(count_parameters(child) for child in module.children())
-"""), TIED),
+"""), "sums-children"),
         ("walks-lists", count("""    total = sum(p.numel() for p in module.parameters() if p.requires_grad)
     for value in vars(module).values():
         if isinstance(value, list):
             total += sum(count_parameters(item) for item in value if isinstance(item, nn.Module))
     return total
-"""), PYTHON_LIST),
+"""), "walks-lists"),
+        ("parameters-to-vector", "from torch.nn.utils import parameters_to_vector\n\n\n" + count(
+            "    return parameters_to_vector(module.parameters()).numel()\n"), "frozen"),
     ],
     "modules-selftest": [
-        ("list-registers", selftest(q1=6), SELFTEST_QUESTIONS["q1"][3]),
-        ("non-persistent-saved", selftest(q2=4), SELFTEST_QUESTIONS["q2"][3]),
-        ("buffers-missed", selftest(q2=2), SELFTEST_QUESTIONS["q2"][3]),
-        ("tie-counted-twice", selftest(q3=144), SELFTEST_QUESTIONS["q3"][3]),
-        ("every-buffer-write-refused", selftest(q4=True), SELFTEST_QUESTIONS["q4"][3]),
-        ("load-replaces-the-parameters", selftest(q5=True), SELFTEST_QUESTIONS["q5"][3]),
+        ("list-registers", selftest(q1=6), "list-registers"),
+        ("non-persistent-saved", selftest(q2=4), "non-persistent-saved"),
+        ("buffers-missed", selftest(q2=2), "buffers-not-saved"),
+        ("tie-counted-twice", selftest(q3=144), "tied-twice"),
+        ("every-buffer-write-refused", selftest(q4=True), "every-write-refused"),
+        ("load-replaces-the-parameters", selftest(q5=True), "load-replaces"),
+        ("buffer-refused", selftest(q6="buffer"), "buffer-refused"),
+        ("capitalised", selftest(q6="Parameter"), None),
+    ],
+}
+
+# (label, answer source): answers that game the checks; none may score more than the untouched answer.
+EXPLOITS = {
+    "modules-counting-linear": [
+        ("forged-report", forged("CountingLinear", "None", '''
+
+class CountingLinear(nn.Module):
+    def __init__(self, in_features, out_features):
+        super().__init__()
+''')),
+        ("walks-frames", WALK_FRAMES + '''
+class CountingLinear(nn.Module):
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        found = _found_in_frames("expected", "reference", "CountingLinear")
+        if found is None or found is type(self):
+            raise NotImplementedError
+        self.inner = found(in_features, out_features)
+
+    def forward(self, x):
+        return self.inner(x)
+'''),
+    ],
+    "modules-running-mean": [
+        ("batchnorm-inside", running('self.bn = nn.BatchNorm1d(num_features, affine=False, momentum=momentum)',
+                                     '''        return self.bn(x)
+''')),
+        ("forged-report", forged("RunningMean", "None", '''
+
+class RunningMean(nn.Module):
+    pass
+''')),
+    ],
+    "modules-count-params": [
+        ("old-reference", "try:\n    from autograder.modules import trainable_scalars as count_parameters\n"
+                          "except ImportError:\n    def count_parameters(module):\n"
+                          "        raise NotImplementedError\n"),
+        ("constant", count("    return 0\n")),
+        ("walks-frames", WALK_FRAMES + count('''    found = _found_in_frames("expected", "reference", "values")
+    return found if type(found) is int else 0
+''')),
+        ("forged-report", forged("count_parameters", "7", "\n\ndef count_parameters(module):\n    return 0\n")),
     ],
 }

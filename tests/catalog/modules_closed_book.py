@@ -1,7 +1,11 @@
-"""Answers learners write for the closed-book companion of Chapter 5, right and wrong."""
+"""Answers learners write for the closed-book companion of Chapter 5 — right, wrong and gaming.
 
-from autograder.modules import NON_PERSISTENT, PARAMETER, PLAIN_TENSOR, PLAIN_VALUE
-from autograder.modules_closed_book import COUNTS, OWNS_INNER, SKIPS_EVAL, STAYS_INT64
+``WRONG`` answers name the misconception (a model of ``answer_key.modules_closed_book``) their
+feedback must name, or None; ``EXPLOITS`` try to earn points without a counter the module owns;
+none may score more than the untouched answer.
+"""
+
+from tests.catalog.leaves import forged
 
 REFERENCE = '''
 class CallCounter(nn.Module):
@@ -27,6 +31,8 @@ def _with(init: str, forward: str = "        if self.training:\n            self
     )
 
 
+BUFFER = "        self.inner = inner\n        self.register_buffer('calls', torch.zeros((), dtype=torch.int64))\n"
+
 RIGHT = {
     "modules-reproduce": [
         ("reference", REFERENCE),
@@ -38,37 +44,44 @@ RIGHT = {
             "        self.add_module('inner', inner)\n"
             "        self.register_buffer('calls', torch.zeros([], dtype=torch.long), persistent=True)\n",
             "        if self.training:\n            with torch.no_grad():\n                self.calls.add_(1)\n")),
+        ("nn-buffer", _with(
+            "        self.inner = inner\n"
+            "        self.calls = nn.Buffer(torch.zeros((), dtype=torch.int64))\n",
+            "        self.calls += int(self.training)\n")),
     ],
 }
 
-# (label, answer source, message the grade must contain)
+# (label, answer source, the misconception its feedback must name, or None)
 WRONG = {
     "modules-reproduce": [
         ("plain-tensor", _with("        self.inner = inner\n        self.calls = torch.zeros((), dtype=torch.int64)\n"),
-         PLAIN_TENSOR.format(name="calls")),
-        ("python-int", _with("        self.inner = inner\n        self.calls = 0\n"), PLAIN_VALUE.format(name="calls")),
+         "plain-tensor"),
+        ("python-int", _with("        self.inner = inner\n        self.calls = 0\n"), "python-int"),
         ("frozen-parameter", _with(
             "        self.inner = inner\n"
             "        self.calls = nn.Parameter(torch.zeros((), dtype=torch.int64), requires_grad=False)\n",
             "        if self.training:\n            with torch.no_grad():\n                self.calls += 1\n"),
-         PARAMETER.format(name="calls")),
+         "integer-parameter"),
         ("not-persistent", _with(
             "        self.inner = inner\n"
             "        self.register_buffer('calls', torch.zeros((), dtype=torch.int64), persistent=False)\n"),
-         NON_PERSISTENT.format(name="calls")),
-        ("counts-eval-too", _with(
-            "        self.inner = inner\n"
-            "        self.register_buffer('calls', torch.zeros((), dtype=torch.int64))\n",
-            "        self.calls += 1\n"), SKIPS_EVAL),
-        ("float-counter", _with(
-            "        self.inner = inner\n"
-            "        self.register_buffer('calls', torch.zeros(()))\n"), STAYS_INT64),
+         "non-persistent"),
+        ("counts-eval-too", _with(BUFFER, "        self.calls += 1\n"), "counts-eval"),
+        ("float-counter", _with("        self.inner = inner\n        self.register_buffer('calls', torch.zeros(()))\n"),
+         "float-counter"),
         ("copies-inner", "import copy\n\n" + _with(
             "        self.inner = copy.deepcopy(inner)\n"
-            "        self.register_buffer('calls', torch.zeros((), dtype=torch.int64))\n"), OWNS_INNER),
-        ("counts-twice", _with(
-            "        self.inner = inner\n"
-            "        self.register_buffer('calls', torch.zeros((), dtype=torch.int64))\n",
-            "        if self.training:\n            self.calls += 2\n"), COUNTS),
+            "        self.register_buffer('calls', torch.zeros((), dtype=torch.int64))\n"), "copies-inner"),
+        ("counts-twice", _with(BUFFER, "        if self.training:\n            self.calls += 2\n"), "counts-twice"),
+        ("counts-samples", _with(BUFFER, "        if self.training:\n            self.calls += len(x)\n"), None),
+    ],
+}
+
+EXPLOITS = {
+    "modules-reproduce": [
+        ("forged-report", forged("CallCounter", "None", "\n\nclass CallCounter(nn.Module):\n    pass\n")),
+        ("old-reference", "try:\n    from autograder.modules_closed_book import ReferenceCallCounter as CallCounter\n"
+                          "except ImportError:\n    class CallCounter(nn.Module):\n"
+                          "        def __init__(self, inner):\n            raise NotImplementedError\n"),
     ],
 }
