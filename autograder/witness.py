@@ -1,0 +1,168 @@
+"""Grader-owned objects an answer is handed or runs beside, and the facts they leave behind.
+
+A closed-book reproduction is graded on what torch's mechanism did, not on what the answer says it
+did. The drivers of those checks hand the answer a grader-owned ``f`` (:class:`Recorded`), or run
+it inside a :class:`Witness`, and report afterwards, as plain data, only what the mechanism left:
+which tensor ``f`` was applied to, whether ``backward()`` reached the node ``f`` made, what torch
+says when the grader itself reads that node's saved tensors, which torch call raised the very
+exception the answer let through. None of these facts is a verdict, and a witness the answer
+switches off only removes evidence.
+
+Defined in the closed-book companions of Chapter 2, "In-place operations and the version
+counter", and Chapter 3, "detach versus clone".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import torch
+from torch.overrides import TorchFunctionMode
+
+from autograder.codec import type_name
+
+Op = Callable[[torch.Tensor], torch.Tensor]
+
+
+def first_sentence(text: str) -> str:
+    """Torch's message up to its hint (which says nothing about the tensors), at most 300 characters."""
+    return text.split(" Hint:")[0].strip()[:300]
+
+
+def describe(t: Any) -> str:
+    """What kind of tensor ``t`` is, for autograd."""
+    if type(t) is not torch.Tensor:
+        return f"<{type_name(t)}>"
+    if t.is_leaf:
+        return "a leaf that requires grad" if t.requires_grad else "a tensor that does not require grad"
+    return "a tensor computed from a leaf that requires grad"
+
+
+def leaf_behind(t: Any) -> torch.Tensor | None:
+    """The first leaf that requires grad which ``t`` is, or was computed from."""
+    if type(t) is not torch.Tensor or not t.requires_grad:
+        return None
+    if t.is_leaf:
+        return t
+    pending, seen = [t.grad_fn], set()
+    while pending:
+        node = pending.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        variable = getattr(node, "variable", None)
+        if type(variable) is torch.Tensor:
+            return variable
+        pending += [parent for parent, _ in node.next_functions]
+    return None
+
+
+def read_saved(node: Any) -> str:
+    """What torch says when the grader reads every tensor a graph node saved: "readable", or the
+    first sentence of the error it raises (a stale save, or one already freed by backward)."""
+    if node is None:
+        return "no graph node"
+    names = [name for name in dir(node) if name.startswith("_saved_")]
+    try:
+        for name in names:
+            getattr(node, name)
+        if not names:
+            node.saved_tensors  # noqa: B018 - a custom Function's saves are read on access
+    except RuntimeError as err:
+        return first_sentence(str(err))
+    except AttributeError:
+        return "no saved tensors"
+    return "readable"
+
+
+class Applied:
+    """One application of a grader-owned op: its input (and a copy of its values then), its result,
+    the leaf behind the input and that leaf's version then, and whether backward reached the node."""
+
+    def __init__(self, t: Any, result: Any) -> None:
+        self.input = t
+        self.values = t.detach().clone() if type(t) is torch.Tensor else None
+        self.result = result
+        self.node = result.grad_fn if type(result) is torch.Tensor else None
+        self.leaf = leaf_behind(t)
+        self.leaf_version = self.leaf._version if self.leaf is not None else None
+        self.reached = False
+        if self.node is not None:
+            self.node.register_prehook(self._reached)
+
+    def _reached(self, _grad_outputs: Any) -> None:
+        self.reached = True
+
+    def holds(self, x0: torch.Tensor) -> bool:
+        """Whether the input held ``x0``'s values when the op was applied."""
+        return self.values is not None and self.values.shape == x0.shape and bool(torch.equal(self.values, x0))
+
+
+class Recorded:
+    """``f`` as handed to an answer: it computes the op and keeps every application.
+
+    Args:
+        op: The operation.
+        name: How the op is named in messages.
+    """
+
+    def __init__(self, op: Op, name: str) -> None:
+        self.op = op
+        self.name = name
+        self.applied: list[Applied] = []
+
+    def __call__(self, t: torch.Tensor) -> torch.Tensor:
+        result = self.op(t)
+        self.applied.append(Applied(t, result))
+        return result
+
+    def __repr__(self) -> str:
+        return f"<f: {self.name}>"
+
+
+class Witness(TorchFunctionMode):
+    """Watches the torch calls an answer makes while it runs: the calls that raised (with the
+    exception object itself and the tensor the call was made on), and every result whose graph
+    node is of the kind watched (kept as an :class:`Applied`).
+
+    Args:
+        node: The ``grad_fn`` type name of results to keep, e.g. ``"SigmoidBackward0"``.
+    """
+
+    def __init__(self, node: str | None = None) -> None:
+        super().__init__()
+        self.node = node
+        self.raised: list[tuple[BaseException, Any]] = []
+        self.applied: list[Applied] = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001 - torch's protocol
+        receiver = args[0] if args else None
+        try:
+            result = func(*args, **(kwargs or {}))
+        except Exception as err:
+            self.raised.append((err, receiver))
+            raise
+        if self.node is not None and type(result) is torch.Tensor \
+                and type(result.grad_fn).__name__ == self.node:
+            self.applied.append(Applied(receiver, result))
+        return result
+
+    def raised_on(self, err: BaseException) -> Any:
+        """The tensor of the torch call that raised exactly this exception object (None when no
+        watched call raised it)."""
+        return next((receiver for raised, receiver in self.raised if raised is err), None)
+
+
+def left_alone(x0: torch.Tensor, kept: torch.Tensor) -> bool:
+    """Whether ``x0`` is as it was handed over: same values, no write, no graph."""
+    return not x0.requires_grad and x0._version == 0 and bool(torch.equal(x0, kept))
+
+
+def error_of(err: BaseException) -> list[str]:
+    """An exception as data: its type's name and the first sentence of its message."""
+    try:
+        text = str(err)
+    except Exception:  # noqa: BLE001 - a hostile __str__ must not break the report
+        text = "<unprintable>"
+    return [type(err).__name__, first_sentence(text)]
