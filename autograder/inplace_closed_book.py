@@ -33,7 +33,7 @@ from autograder.cases import exercise
 from autograder.codec import type_name
 from autograder.draw import Draw
 from autograder.elementwise import CUSTOM, SAVE_INPUT, SAVE_OUTPUT
-from autograder.witness import Recorded, Witness, describe, error_of, left_alone, read_saved
+from autograder.witness import Kept, Recorded, Witness, describe, error_of, left_alone, read_saved
 
 FUNCTIONS = ("leaf_refusal", "stale_save", "sigmoid_stale", "grad_after_repair")
 ANSWER = "{\n" + "".join(f'    "{name}": {name},\n' for name in FUNCTIONS) + "}"
@@ -74,7 +74,7 @@ def _call(function: Callable[..., Any], *args: Any) -> tuple[Any, BaseException 
 def report_leaf(function: Callable[..., Any], x0: torch.Tensor) -> dict[str, Any]:
     """Run ``leaf_refusal(x0)`` inside a witness of its torch calls; report the error it let
     through and the tensor of the torch call that raised that very exception."""
-    kept = x0.clone()
+    kept = Kept(x0)
     witness = Witness()
     with witness:
         _result, err = _call(function, x0)
@@ -82,8 +82,8 @@ def report_leaf(function: Callable[..., Any], x0: torch.Tensor) -> dict[str, Any
     return {
         "raised": error_of(err) if err is not None else None,
         "torch raised it in a call on": describe(on) if err is not None and on is not None else None,
-        "that tensor held x0": bool(torch.equal(on.detach(), kept)) if type(on) is torch.Tensor
-        and on.shape == kept.shape else None,
+        "that tensor held x0": bool(torch.equal(on.detach(), kept.values)) if type(on) is torch.Tensor
+        and on.shape == kept.values.shape else None,
         "x0 left alone": left_alone(x0, kept),
     }
 
@@ -91,14 +91,14 @@ def report_leaf(function: Callable[..., Any], x0: torch.Tensor) -> dict[str, Any
 def report_stale(function: Callable[..., Any], x0: torch.Tensor, name: str) -> dict[str, Any]:
     """Run ``stale_save(x0, f)`` with a grader-owned ``f``; report what ``f`` was applied to,
     whether backward reached its node, and what reading its saved tensors gives afterwards."""
-    kept = x0.clone()
+    kept = Kept(x0)
     f = Recorded(OPS[name], name)
     _result, err = _call(function, x0, f)
     first = f.applied[0] if f.applied else None
     return {
         "raised": error_of(err) if err is not None else None,
         "f applied to": describe(first.input) if first else "f not applied",
-        "f's input held x0": first.holds(kept) if first else None,
+        "f's input held x0": first.holds(kept.values) if first else None,
         "backward reached f's node": first.reached if first else None,
         "f's saved tensors, read after the call": read_saved(first.node) if first else None,
         "x0 left alone": left_alone(x0, kept),
@@ -109,7 +109,7 @@ def report_sigmoid(function: Callable[..., Any], x0: torch.Tensor) -> dict[str, 
     """Run ``sigmoid_stale(x0)`` inside a witness that keeps every sigmoid node the answer makes;
     report what the first was applied to, whether backward reached it, and what reading its saved
     result gives afterwards."""
-    kept = x0.clone()
+    kept = Kept(x0)
     witness = Witness("SigmoidBackward0")
     with witness:
         _result, err = _call(function, x0)
@@ -117,7 +117,7 @@ def report_sigmoid(function: Callable[..., Any], x0: torch.Tensor) -> dict[str, 
     return {
         "raised": error_of(err) if err is not None else None,
         "sigmoid applied to": describe(first.input) if first else "no sigmoid seen",
-        "sigmoid's input held x0": first.holds(kept) if first else None,
+        "sigmoid's input held x0": first.holds(kept.values) if first else None,
         "backward reached sigmoid's node": first.reached if first else None,
         "sigmoid's saved result, read after the call": read_saved(first.node) if first else None,
         "x0 left alone": left_alone(x0, kept),
@@ -128,7 +128,7 @@ def report_repair(function: Callable[..., Any], x0: torch.Tensor, name: str) -> 
     """Run ``grad_after_repair(x0, f)`` with a grader-owned ``f``; errors propagate. Report what
     ``f`` was applied to, the leaf behind it after the call, how far the call moved that leaf's
     version counter after ``f`` ran, and what the function returned."""
-    kept = x0.clone()
+    kept = Kept(x0)
     f = Recorded(OPS[name], name)
     found = function(x0, f)
     first = f.applied[0] if f.applied else None

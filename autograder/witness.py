@@ -122,9 +122,9 @@ class Recorded:
 
 
 class Witness(TorchFunctionMode):
-    """Watches the torch calls an answer makes while it runs: the calls that raised (with the
-    exception object itself and the tensor the call was made on), and every result whose graph
-    node is of the kind watched (kept as an :class:`Applied`).
+    """Watches the torch calls an answer makes while it runs: every call (its name and the tensor it
+    was made on), the calls that raised (with the exception object itself), and every result whose
+    graph node is of the kind watched (kept as an :class:`Applied`).
 
     Args:
         node: The ``grad_fn`` type name of results to keep, e.g. ``"SigmoidBackward0"``.
@@ -135,9 +135,11 @@ class Witness(TorchFunctionMode):
         self.node = node
         self.raised: list[tuple[BaseException, Any]] = []
         self.applied: list[Applied] = []
+        self.calls: list[tuple[str, Any]] = []
 
     def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001 - torch's protocol
         receiver = args[0] if args else None
+        self.calls.append((getattr(func, "__name__", ""), receiver))
         try:
             result = func(*args, **(kwargs or {}))
         except Exception as err:
@@ -153,10 +155,69 @@ class Witness(TorchFunctionMode):
         watched call raised it)."""
         return next((receiver for raised, receiver in self.raised if raised is err), None)
 
+    def autograd_roots(self) -> list[torch.Tensor]:
+        """The tensors the answer asked autograd to differentiate (``backward``, ``autograd.grad``)."""
+        roots = []
+        for name, receiver in self.calls:
+            if name in ("backward", "grad"):
+                found = receiver if type(receiver) in (tuple, list) else (receiver,)
+                roots += [t for t in found if type(t) is torch.Tensor]
+        return roots
 
-def left_alone(x0: torch.Tensor, kept: torch.Tensor) -> bool:
-    """Whether ``x0`` is as it was handed over: same values, no write, no graph."""
-    return not x0.requires_grad and x0._version == 0 and bool(torch.equal(x0, kept))
+
+def leaves_of(root: torch.Tensor) -> list[torch.Tensor]:
+    """The leaves that require grad which a tensor's graph reaches."""
+    if root.is_leaf:
+        return [root] if root.requires_grad else []
+    found, pending, seen = [], [root.grad_fn], set()
+    while pending:
+        node = pending.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        variable = getattr(node, "variable", None)
+        if type(variable) is torch.Tensor:
+            found.append(variable)
+        pending += [parent for parent, _ in node.next_functions]
+    return found
+
+
+class Kept:
+    """What a tensor handed to an answer was: its values, version, ``requires_grad`` and ``.grad``.
+
+    A driver reports whether the answer left the tensor so (:meth:`left_alone`), then puts it back
+    (:meth:`restore`): the same inputs are handed to the reference and to every model in turn.
+    """
+
+    def __init__(self, t: torch.Tensor) -> None:
+        self.values = t.detach().clone()
+        self.version = t._version
+        self.requires_grad = t.requires_grad
+        self.grad = t.grad.clone() if t.is_leaf and t.grad is not None else None
+
+    def left_alone(self, t: torch.Tensor) -> bool:
+        """Same values, no write, no change of ``requires_grad`` or ``.grad``."""
+        grad = t.grad if t.is_leaf else None
+        same_grad = (grad is None) == (self.grad is None) and (grad is None or bool(torch.equal(grad, self.grad)))
+        return (t._version == self.version and t.requires_grad == self.requires_grad and same_grad
+                and t.shape == self.values.shape and bool(torch.equal(t.detach(), self.values)))
+
+    def restore(self, t: torch.Tensor) -> None:
+        """Put the tensor back as it was (its version counter keeps counting)."""
+        if t.is_leaf:
+            t.grad = None if self.grad is None else self.grad.clone()
+            if t.requires_grad != self.requires_grad:
+                t.requires_grad_(self.requires_grad)
+        if t.shape == self.values.shape and not torch.equal(t.detach(), self.values):
+            with torch.no_grad():
+                t.detach().copy_(self.values)
+
+
+def left_alone(x0: torch.Tensor, kept: Kept) -> bool:
+    """Whether ``x0`` is as it was handed over (see :class:`Kept`); then it is put back."""
+    alone = kept.left_alone(x0)
+    kept.restore(x0)
+    return alone
 
 
 def error_of(err: BaseException) -> list[str]:
