@@ -15,6 +15,8 @@ from autograder.cases import exercises
 from autograder.detach import COPY_CASES, report_copy, report_gradient, report_ste
 from autograder.draw import Draw
 from tests.cases import ChapterCases
+from tests.catalog.detach import FORGERIES
+from tests.forgeries import earned_apart
 
 NOTEBOOK = Path(__file__).parents[1] / "notebooks/detach/detach.ipynb"
 
@@ -103,3 +105,11 @@ def test_the_page_does_not_show_the_answers():
                      "detach().requires_grad_()", "torch.inference_mode():\n    layer.weight", "p.detach()",
                      ".sum().detach().requires_grad_()"):
         assert fragment not in page, fragment
+
+
+@pytest.mark.parametrize("forgery", [(g, label, source) for g, found in FORGERIES.items() for label, source in found],
+                         ids=lambda forgery: f"{forgery[0]}:{forgery[1]}")
+def test_a_forged_observation_earns_no_more_than_the_untouched_answer(forgery):
+    grade_id, label, source = forgery
+    for forged, untouched in earned_apart("detach", grade_id, source, {"torch": torch}):
+        assert forged <= untouched, f"{label}: {forged} > {untouched}"

@@ -11,6 +11,8 @@ from autograder import observe
 from autograder.cases import exercises
 from autograder.detach_closed_book import OPS, report_cut
 from tests.cases import ChapterCases
+from tests.catalog.detach_closed_book import FORGERIES
+from tests.forgeries import earned_apart
 
 X0 = torch.tensor([0.3, -1.2, 2.0, 0.7])
 
@@ -69,3 +71,11 @@ def test_the_visible_check_holds_no_expected_value():
         for case_key in key.values():
             assert case_key.says == {}
             assert all(p.expected.value is None and not p.models for p in case_key.points)
+
+
+@pytest.mark.parametrize("forgery", [(g, label, source) for g, found in FORGERIES.items() for label, source in found],
+                         ids=lambda forgery: f"{forgery[0]}:{forgery[1]}")
+def test_a_forged_observation_earns_no_more_than_the_untouched_answer(forgery):
+    grade_id, label, source = forgery
+    for forged, untouched in earned_apart("detach-closed-book", grade_id, source, {"torch": torch}):
+        assert forged <= untouched, f"{label}: {forged} > {untouched}"

@@ -23,6 +23,8 @@ from autograder import observe
 from autograder.cases import exercises
 from autograder.inplace import SAVES_EXPRESSIONS, SAVES_MORE_EXPRESSIONS, backward_report
 from tests.cases import ChapterCases
+from tests.catalog.inplace import FORGERIES
+from tests.forgeries import earned_apart
 
 NOTEBOOK = Path(__file__).parents[1] / "notebooks/inplace/inplace.ipynb"
 
@@ -152,3 +154,11 @@ def test_the_unrepaired_code_fails_with_torchs_version_error():
 
     for broken in (_gate_unrepaired, _energy_unrepaired):
         assert "modified by an inplace operation" in backward_report(broken, torch.randn(4))["backward"]
+
+
+@pytest.mark.parametrize("forgery", [(g, label, source) for g, found in FORGERIES.items() for label, source in found],
+                         ids=lambda forgery: f"{forgery[0]}:{forgery[1]}")
+def test_a_forged_observation_earns_no_more_than_the_untouched_answer(forgery):
+    grade_id, label, source = forgery
+    for forged, untouched in earned_apart("inplace", grade_id, source, {"torch": torch}):
+        assert forged <= untouched, f"{label}: {forged} > {untouched}"

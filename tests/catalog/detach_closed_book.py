@@ -72,3 +72,13 @@ EXPLOITS = {
                           "def cut_leaf(x0, f):\n    raise NotImplementedError()\n"),
     ],
 }
+
+
+# Answers that forge the observation itself (see tests/forgeries.py): judged against a key made
+# apart, as the sandboxed grader judges; in a learner's kernel or plain nbgrader nothing can stop
+# them, so they are not among the EXPLOITS that tests/grading.py also grades through nbgrader.
+FORGERIES: dict[str, list[tuple[str, str]]] = {}
+for _grade_id, _label in [('detach-reproduce', 'forged-report')]:
+    _entry = next(e for e in EXPLOITS[_grade_id] if e[0] == _label)
+    EXPLOITS[_grade_id].remove(_entry)
+    FORGERIES.setdefault(_grade_id, []).append(_entry)

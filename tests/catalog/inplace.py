@@ -261,3 +261,14 @@ EXPLOITS = {
         ("always-equal", ALWAYS_EQUAL + "SELFTEST = {k: Yes('x') for k in ('q1', 'q2', 'q3', 'q4', 'q5')}"),
     ],
 }
+
+
+# Answers that forge the observation itself (see tests/forgeries.py): judged against a key made
+# apart, as the sandboxed grader judges; in a learner's kernel or plain nbgrader nothing can stop
+# them, so they are not among the EXPLOITS that tests/grading.py also grades through nbgrader.
+FORGERIES: dict[str, list[tuple[str, str]]] = {}
+for _grade_id, _label in [('inplace-saves', 'rebound-observe'), ('inplace-fix-gate', 'forged-report'),
+                          ('inplace-fix-gate', 'rebound-observe'), ('inplace-fix-alias', 'forged-report')]:
+    _entry = next(e for e in EXPLOITS[_grade_id] if e[0] == _label)
+    EXPLOITS[_grade_id].remove(_entry)
+    FORGERIES.setdefault(_grade_id, []).append(_entry)
