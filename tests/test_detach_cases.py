@@ -113,3 +113,22 @@ def test_a_forged_observation_earns_no_more_than_the_untouched_answer(forgery):
     grade_id, label, source = forgery
     for forged, untouched in earned_apart("detach", grade_id, source, {"torch": torch}):
         assert forged <= untouched, f"{label}: {forged} > {untouched}"
+
+
+def test_every_round_ste_check_refuses_every_catalogued_mistake_whatever_its_seed():
+    """A wrong answer's verdict must not depend on the seed (nbgrader and the sandbox draw anew)."""
+    from answer_key.keys import key_of
+    from autograder.detach import ste
+
+    known = key_of(ste)
+    for case in ste.cases:
+        for seed in (1, 2, 3):
+            for model in known.models:
+                found = [report_ste_safe(model.answer, inputs) for inputs in case.draws(seed)]
+                right = [report_ste_safe(round_ste, inputs) for inputs in case.draws(seed)]
+                assert any(f != r for f, r in zip(found, right, strict=True)), (case.name, seed, model.name)
+
+
+def report_ste_safe(answer, inputs):
+    found = report_ste(answer, *inputs)
+    return repr({k: (v.tolist() if isinstance(v, torch.Tensor) else v) for k, v in found.items()})
