@@ -1,14 +1,18 @@
-"""The closed-book companion of Chapter 3, "detach versus clone": the cases of
-``detach-reproduce``.
+"""The closed-book companion of Chapter 3, "detach versus clone": how ``detach-reproduce`` is
+checked.
 
-The learner cuts one path out of the gradient: ``y = f(x)``, ``u = y.detach()``,
-``z = (x * u).sum()``, backward, and returns the leaf ``x``, whose ``.grad`` is then ``f(x0)``
-alone — without the detach it would be ``f(x0) + x0 · f′(x0)``. ``f`` varies between ops that
-save their input, ops that save their output and a custom ``torch.autograd.Function``
-(:mod:`autograder.elementwise`), so only the mechanism passes. The trusted driver checks that the
-gradient was set by backward through the ``f`` given, on the leaf returned; ``.data`` is refused.
+``cut_leaf(x0, f)`` is handed a grader-owned ``f`` that records what it is applied to, and runs
+inside a witness of its torch calls. The driver reports only what the mechanism left behind:
+what ``f`` was applied to, whether the tensor returned is that one and autograd ran on a graph that
+reaches it, whether backward reached the
+node ``f`` made (a cut keeps it away), whether a tensor autograd saved during the call is an alias of ``f``'s
+result with a version counter of its own (``detach()`` shares the counter, ``.data`` does not: the
+driver writes to ``f``'s result and looks; saved tensors are seen through
+``torch.autograd.graph.saved_tensors_hooks``, and an answer that switches them off leaves none),
+and the gradient on the returned tensor. The visible check looks at the form only; every
+behavioural check is hidden.
 
-Defined in the closed-book companion of Chapter 3, "detach versus clone"
+Defined in the closed-book companion of Chapter 3
 (notebooks/detach-closed-book/detach-closed-book.ipynb).
 """
 
@@ -19,140 +23,83 @@ from typing import Any
 
 import torch
 
-from autograder.checks import Diagnosis, Forbid, exercise
+from autograder.cases import exercise
+from autograder.codec import type_name
 from autograder.draw import Draw
-from autograder.elementwise import ALL_OPS, SAVE_INPUT, SAVE_OUTPUT, Op, Tracked, derivative, drawn_op
-from autograder.recorder import DATA, CallRecorder
-from autograder.values import close, type_name
+from autograder.elementwise import CUSTOM, SAVE_INPUT, SAVE_OUTPUT
+from autograder.witness import Kept, Recorded, Witness, describe, leaves_of, left_alone
+
+OPS = {**SAVE_INPUT, **SAVE_OUTPUT, **CUSTOM}
 
 
-def x0_and(ops: dict[str, Op], matrix: bool = False) -> Callable[[Draw], tuple]:
-    """Inputs ``(x0, f)``: a drawn vector (or matrix) and an op drawn from ``ops``."""
+def x0_and(names: list[str], matrix: bool = False) -> Callable[[Draw], tuple]:
+    """Inputs ``(x0, f)``: a drawn vector (or matrix) and the name of an op drawn from ``names``
+    (the driver hands the answer that op, grader-owned)."""
 
     def recipe(draw: Draw) -> tuple:
-        shape = (draw.integer(2, 3), draw.integer(2, 4)) if matrix else (draw.integer(2, 6),)
-        return draw.randn(*shape), drawn_op(draw, ops)[1]
+        shape = (draw.sized(2, 3), draw.sized(2, 4)) if matrix else (draw.sized(2, 6),)
+        return draw.randn(*shape), draw.choice(sorted(names))
 
     return recipe
 
 
-def fixed(op: Op) -> Callable[[Draw], tuple]:
-    def recipe(draw: Draw) -> tuple:
-        return draw.randn(draw.integer(3, 6)), op
-
-    return recipe
+def show(inputs: tuple) -> str:
+    x0, name = inputs
+    return f"x0 of shape {tuple(x0.shape)}, f = {name}"
 
 
-def observe_cut(answer: Callable, x0: torch.Tensor, f: Op) -> dict[str, Any]:
-    """Run ``cut_leaf(x0, f)`` with a tracked ``f``; report what it returned and how its
-    gradient came about, as plain data."""
-    tracked = Tracked(f, getattr(f, "__name__", "f"))
-    recorder = CallRecorder(("backward",))
-    with recorder:
-        result = answer(x0.clone(), tracked)
-    is_tensor = type(result) is torch.Tensor
-    if not is_tensor:
-        grad: Any = f"<{type_name(result)} returned, not the leaf x>"
-    elif result.grad is None:
-        grad = "<no .grad>"
+def report_cut(answer: Callable[..., Any], x0: torch.Tensor, name: str) -> dict[str, Any]:
+    """Run ``cut_leaf(x0, f)`` with a grader-owned ``f`` inside a witness; errors propagate."""
+    kept = Kept(x0)
+    f = Recorded(OPS[name], name)
+    witness, saved = Witness(), []
+
+    def pack(t: torch.Tensor) -> torch.Tensor:
+        saved.append(t)
+        return t
+
+    with witness, torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        returned = answer(x0, f)
+    first = f.applied[0] if f.applied else None
+    if first is None:
+        return {"f applied to": "f not applied", "x0 left alone": left_alone(x0, kept)}
+    aliases = [t for t in saved if t is not first.result and t.data_ptr() == first.result.data_ptr()]
+    versions = [alias._version for alias in aliases]
+    with torch.no_grad():
+        first.result.add_(0)  # a write to f's result: which of its aliases see it?
+    if type(returned) is not torch.Tensor:
+        grad: Any = f"<{type_name(returned)} returned>"
     else:
-        grad = result.grad.detach().clone()
-    # Flags first, values last: a learner reads the difference before a report is cut short.
+        grad = returned.grad.detach().clone() if returned.is_leaf and returned.grad is not None else "<no .grad>"
+    # Facts first, the gradient last: a message shows the entries that differ.
     return {
-        "returned a leaf that requires grad": is_tensor and result.is_leaf and result.requires_grad,
-        "f applied": bool(tracked.inputs),
-        "backward called": "backward" in recorder.calls,
-        "returned x0's values": is_tensor and result.shape == x0.shape and bool(torch.equal(result.detach(), x0)),
-        "grad": grad,
+        "f applied to": describe(first.input),
+        "f's input held x0": first.holds(kept.values),
+        "returned": describe(returned),
+        "returned the tensor f was applied to": returned is first.input,
+        "autograd ran on a graph that reaches it": any(
+            leaf is returned for root in witness.autograd_roots() for leaf in leaves_of(root)),
+        "backward reached f's node": first.reached,
+        "autograd saved tensors during the call": bool(saved),
+        "an alias of f's result was saved with a counter of its own": any(
+            alias._version == before for alias, before in zip(aliases, versions, strict=True)),
+        "x0 left alone": left_alone(x0, kept),
+        "grad of what it returned": grad,
     }
 
 
-def expect_cut(x0: torch.Tensor, f: Op) -> dict[str, Any]:
-    return {"returned a leaf that requires grad": True, "f applied": True, "backward called": True,
-            "returned x0's values": True, "grad": f(x0)}
+reproduce = exercise("detach-reproduce", "cut_leaf", returns="observation", agree="close", show=show)
+reproduce.case("form", "cut_leaf(x0, f)", lambda draw: (draw.randn(4), torch.sin), form="tensor", points=0,
+               show=lambda inputs: f"x0 of shape {tuple(inputs[0].shape)}, f = sin")
 
-
-MESSAGES = {
-    "not_the_leaf": (
-        "return the leaf x itself (the grader reads its .grad): a leaf that requires grad; not x.grad, y, u, "
-        "z, a detach() of x (a reading of the same page with no ledger entry) or a copy."
-    ),
-    "f_ignored": (
-        "the tests vary f: compute y = f(x) with the f you are given, not with an op you remember; the "
-        "gradient the tests expect is f(x0) for their f."
-    ),
-    "no_backward": (
-        "x.grad must be set by backward: call z.backward() on z = (x * u).sum(); a gradient written into "
-        ".grad by hand reproduces nothing."
-    ),
-    "not_cut": (
-        "u still has its ledger entry back to x: the gradient picked up x0 · f'(x0) through u as well. "
-        "u = y.detach() is a reading of y's page with no entry; y.clone() copies onto a new page WITH an "
-        "entry, so it cuts nothing."
-    ),
-    "wrong_factor": (
-        "you cut the wrong factor: detaching x (or computing x * u from x.detach()) keeps the path through "
-        "u = f(x) and drops the direct one; detach y, so the gradient is u = f(x0)."
-    ),
-    "twice": (
-        "the gradient is twice f(x0): backward ran twice, and .grad is an account balance, deposits add up. "
-        "Backpropagate once."
-    ),
-    "no_grad": (
-        "x.grad is None: backward never reached the leaf x you returned (the product used a detached or "
-        "copied x, or the returned tensor is not the one the forward used)."
-    ),
-    "otherwise": (
-        "cut_leaf(x0, f): x = x0.clone().requires_grad_(), y = f(x), u = y.detach(), z = (x * u).sum(), "
-        "z.backward(), return x; then x.grad equals f(x0)."
-    ),
+CASES: dict[str, tuple[str, Callable[[Draw], tuple], int]] = {
+    # name: (what the case draws, recipe (also the search's), points)
+    "saves-input": ("f drawn from ops that save their input", x0_and(list(SAVE_INPUT)), 1),
+    "saves-output": ("f drawn from ops that save their output", x0_and(list(SAVE_OUTPUT)), 1),
+    "custom-function": ("f a custom autograd Function", x0_and(list(CUSTOM)), 2),
+    "tanh": ("f = tanh", x0_and(["tanh"]), 1),
+    "matrix": ("a drawn matrix x0 and a drawn f", x0_and(list(OPS), matrix=True), 2),
 }
-
-NO_DATA = Forbid(
-    (DATA,),
-    "the answer reads {call}: .data also cuts the ledger entry, but it is hidden from the version counter "
-    "as well; the chapter's tool for 'the same page, no entry' is detach().",
-)
-
-
-def _flag(name: str, value: Any) -> Callable[[Any, tuple], bool]:
-    def matches(found: Any, _inputs: tuple) -> bool:
-        return type(found) is dict and name in found and found[name] == value
-
-    return matches
-
-
-def _grad_is(model: Callable[[torch.Tensor, Op], torch.Tensor]) -> Callable[[Any, tuple], bool]:
-    def matches(found: Any, inputs: tuple) -> bool:
-        grad = found.get("grad") if type(found) is dict else None
-        x0, f = inputs
-        wrong = model(x0, f)
-        return type(grad) is torch.Tensor and close(grad, wrong) and not close(wrong, f(x0))
-
-    return matches
-
-
-def _no_grad(found: Any, _inputs: tuple) -> bool:
-    return type(found) is dict and found.get("grad") == "<no .grad>"
-
-
-reproduce = exercise(
-    "detach-reproduce", "cut_leaf", returns="observation", call=observe_cut, expect=expect_cut, agree=close,
-    forbid=(NO_DATA,), otherwise=MESSAGES["otherwise"],
-    diagnoses=(
-        Diagnosis(_flag("returned a leaf that requires grad", False), MESSAGES["not_the_leaf"]),
-        Diagnosis(_flag("f applied", False), MESSAGES["f_ignored"]),
-        Diagnosis(_flag("backward called", False), MESSAGES["no_backward"]),
-        Diagnosis(_grad_is(lambda x0, f: f(x0) + x0 * derivative(f, x0)), MESSAGES["not_cut"]),
-        Diagnosis(_grad_is(lambda x0, f: x0 * derivative(f, x0)), MESSAGES["wrong_factor"]),
-        Diagnosis(_grad_is(lambda x0, f: 2 * f(x0)), MESSAGES["twice"]),
-        Diagnosis(_no_grad, MESSAGES["no_grad"]),
-    ),
-)
-reproduce.case("saves-input", "cut_leaf(x0, f), f drawn from ops that save their input", x0_and(SAVE_INPUT))
-reproduce.case("saves-output", "cut_leaf(x0, f), f drawn from ops that save their output", x0_and(SAVE_OUTPUT))
-reproduce.case("custom-function", "cut_leaf with a custom Function", fixed(ALL_OPS["Cube"]), hidden=True,
-               points=2)
-reproduce.case("tanh", "cut_leaf with f = tanh", fixed(torch.tanh), hidden=True)
-reproduce.case("matrix", "cut_leaf on a drawn matrix, a drawn f", x0_and(ALL_OPS, matrix=True), hidden=True,
-               points=2)
+for _name, (_what, _recipe, _points) in CASES.items():
+    reproduce.case(_name, f"cut_leaf(x0, f), {_what}", _recipe, hidden=True, points=_points, call=report_cut,
+                   search=_recipe, tries=3)

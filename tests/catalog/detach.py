@@ -1,30 +1,12 @@
-"""Answers learners write for Chapter 3, right and wrong, as answer-cell sources.
+"""Answers learners write for Chapter 3 — right, wrong and gaming — as answer-cell sources.
 
-Each wrong answer names the misconception message its test cells must report. The grader tests
-put these into real submissions and grade them with nbgrader.
+``WRONG`` answers name the misconception (a model of ``answer_key.detach``) their messages must
+name, or None where their results match no catalogued mistake; ``EXPLOITS`` are answers that try
+to earn points without the answer: each must score no more than the untouched answer.
 """
 
-from autograder.detach import (
-    COPY_CLONE,
-    COPY_DATA,
-    COPY_DETACH,
-    COPY_LEAF,
-    PROVENANCE_CLOSED_FORM,
-    PROVENANCE_DY,
-    PROVENANCE_NO_DETACH,
-    PROVENANCE_NONE,
-    PROVENANCE_WRONG_FACTOR,
-    STE_CONSTANT,
-    STE_FORWARD,
-    STE_HALF_UP,
-    STE_NO_GRAD,
-    STE_ZERO_GRAD,
-    _selftest_expectations,
-)
-
-SELFTEST_MESSAGES = {key: q[3] for key, q in _selftest_expectations().items()}
-SELFTEST_RIGHT = {"q1": True, "q2": 4.0, "q3": False, "q4": False, "q5": True, "q6": False, "q7": True,
-                  "q8": True}
+SELFTEST_RIGHT = {"q1": False, "q2": 54.0, "q3": True, "q4": False, "q5": False, "q6": False, "q7": True,
+                  "q8": False}
 
 
 def _selftest(**answers: object) -> str:
@@ -32,19 +14,34 @@ def _selftest(**answers: object) -> str:
     return f"SELFTEST = {dict(SELFTEST_RIGHT, **answers)!r}"
 
 
-def _provenance(z: str, ask: str = "    z.sum().backward()\n    return x.grad\n",
-                start: str = "x.detach().clone().requires_grad_()") -> str:
-    return f"def provenance_grad(x):\n    x = {start}\n    y = x * x\n    z = {z}\n{ask}"
+def _provenance(body: str) -> str:
+    return "def provenance_grad(x):\n" + "".join(f"    {line}\n" for line in body.strip().splitlines())
 
+
+PROVENANCE = _provenance("""
+x = x.detach().clone().requires_grad_()
+y = x * x
+z = y * y.detach()
+z.sum().backward()
+return x.grad
+""")
+
+STE = '''
+def round_ste(x):
+    c = x.clamp(-2, 2)
+    return c + (torch.round(c) - c).detach()
+'''
 
 STE_FUNCTION = '''
 class RoundSTE(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x):
-        return torch.round(x)
+        ctx.save_for_backward(x)
+        return torch.round(x).clamp(-2, 2)
 
     @staticmethod
     def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
         return {backward}
 
 
@@ -54,67 +51,183 @@ def round_ste(x):
 
 RIGHT = {
     "detach-independent": [
-        ("detach-clone", "def independent_copy(t):\n    return t.detach().clone()"),
-        ("clone-detach", "def independent_copy(t):\n    return t.clone().detach()"),
-        ("no-grad-clone", "def independent_copy(t):\n    with torch.no_grad():\n        return t.clone()"),
-        ("copy-into-empty", "def independent_copy(t):\n    return torch.empty_like(t).copy_(t.detach())"),
+        ("detach-clone-contiguous", "def independent_copy(t):\n"
+                                    "    return t.detach().clone(memory_format=torch.contiguous_format)"),
+        ("no-grad-contiguous", "def independent_copy(t):\n    with torch.no_grad():\n"
+                               "        return t.clone().contiguous()"),
+        ("copy-into-empty", "def independent_copy(t):\n"
+                            "    return torch.empty(t.shape, dtype=t.dtype).copy_(t.detach())"),
     ],
     "detach-provenance": [
-        ("backward", _provenance("x * y.detach()")),
-        ("autograd-grad", _provenance("x * y.detach()", "    return torch.autograd.grad(z.sum(), x)[0]\n")),
-        ("no-grad-y",
-         "def provenance_grad(x):\n    x = x.detach().clone().requires_grad_()\n"
-         "    with torch.no_grad():\n        y = x * x\n"
-         "    z = x * y\n    z.backward(torch.ones_like(z))\n    return x.grad\n"),
-        ("func-grad",
-         "def provenance_grad(x):\n"
-         "    return torch.func.grad(lambda v: (v * (v * v).detach()).sum())(x.detach())\n"),
+        ("backward", PROVENANCE),
+        ("autograd-grad", _provenance("""
+leaf = x.detach().clone().requires_grad_(True)
+y = leaf * leaf
+(grad,) = torch.autograd.grad((y * y.detach()).sum(), leaf)
+return grad
+""")),
+        ("ones-upstream", _provenance("""
+leaf = torch.tensor(x.tolist(), dtype=x.dtype, requires_grad=True)
+y = leaf ** 2
+z = y.detach() * y
+z.backward(torch.ones_like(z))
+return leaf.grad
+""")),
     ],
     "detach-ste": [
-        ("detached-correction", "def round_ste(x):\n    return x + (torch.round(x) - x).detach()"),
-        ("correction-first", "def round_ste(x):\n    return (x.round() - x).detach() + x"),
-        ("two-detaches", "def round_ste(x):\n    return x + torch.round(x).detach() - x.detach()"),
-        ("autograd-function", STE_FUNCTION.format(backward="grad_output")),
+        ("clamp-then-straight-through", STE),
+        ("zero-with-slope-of-the-clamp", "def round_ste(x):\n    c = torch.clamp(x, -2, 2)\n"
+                                         "    return torch.round(c).detach() + (c - c.detach())"),
+        ("custom-function", STE_FUNCTION.format(backward="grad_output * ((x >= -2) & (x <= 2))")),
     ],
     "detach-selftest": [
         ("literal", _selftest()),
-        ("computed",
-         'x = torch.tensor(2.0, requires_grad=True)\n(x * (x * x).detach()).backward()\n'
-         'SELFTEST = {"q1": True, "q2": x.grad.item(), "q3": False, "q4": False, "q5": True, '
-         '"q6": False, "q7": True, "q8": True}'),
+        ("computed", "x = torch.tensor(3., requires_grad=True)\ny = x * x\n(y * y.detach()).backward()\n"
+                     f"SELFTEST = dict({SELFTEST_RIGHT!r}, q2=x.grad.item())"),
     ],
 }
 
-# (label, answer source, message the grade must contain)
 WRONG = {
     "detach-independent": [
-        ("detach", "def independent_copy(t):\n    return t.detach()", COPY_DETACH),
-        ("clone", "def independent_copy(t):\n    return t.clone()", COPY_CLONE),
-        ("data", "def independent_copy(t):\n    return t.data", COPY_DATA),
-        ("deepcopy", "import copy\n\n\ndef independent_copy(t):\n    return copy.deepcopy(t)", COPY_LEAF),
-        ("detach-contiguous", "def independent_copy(t):\n    return t.detach().contiguous()", COPY_DETACH),
+        ("detach-only", "def independent_copy(t):\n    return t.detach()", "detach-copies"),
+        ("data", "def independent_copy(t):\n    return t.data", "data-copies"),
+        ("clone-only", "def independent_copy(t):\n    return t.clone(memory_format=torch.contiguous_format)",
+         "clone-cuts"),
+        ("new-leaf", "def independent_copy(t):\n    return t.detach().clone().contiguous().requires_grad_()",
+         "copy-is-a-leaf"),
+        ("clone-keeps-layout", "def independent_copy(t):\n    return t.detach().clone()", "clone-compacts"),
+        ("float-list", "def independent_copy(t):\n    return torch.tensor(t.tolist())", None),
     ],
     "detach-provenance": [
-        ("no-detach", _provenance("x * y"), PROVENANCE_NO_DETACH),
-        ("detach-wrong-factor", _provenance("x.detach() * y"), PROVENANCE_WRONG_FACTOR),
-        ("grad-of-y", _provenance("x * y.detach()", "    y.sum().backward()\n    return x.grad\n"), PROVENANCE_DY),
-        ("closed-form", "def provenance_grad(x):\n    return x.detach() ** 2", PROVENANCE_CLOSED_FORM),
-        ("clone-not-leaf", _provenance("x * y.detach()", start="x.clone().requires_grad_()"), PROVENANCE_NONE),
+        ("no-cut", _provenance("""
+x = x.detach().clone().requires_grad_()
+y = x * x
+(y * y).sum().backward()
+return x.grad
+"""), "no-cut"),
+        ("grad-of-y", _provenance("""
+x = x.detach().clone().requires_grad_()
+(x * x).sum().backward()
+return x.grad
+"""), "grad-of-y"),
+        ("closed-form", "def provenance_grad(x):\n    return 2 * x.detach() ** 3", "closed-form"),
+        ("callers-tensor", _provenance("""
+x.requires_grad_()
+y = x * x
+(y * y.detach()).sum().backward()
+return x.grad
+"""), "callers-leaf"),
+        ("chapter-example", _provenance("""
+x = x.detach().clone().requires_grad_()
+y = x * x
+(x * y.detach()).sum().backward()
+return x.grad
+"""), "chapter-example"),
+        ("clone-of-a-grad-input", _provenance("""
+x = x.clone().requires_grad_()
+y = x * x
+(y * y.detach()).sum().backward()
+return x.grad
+"""), None),
     ],
     "detach-ste": [
-        ("plain-round", "def round_ste(x):\n    return torch.round(x)", STE_ZERO_GRAD),
-        ("detached-output", "def round_ste(x):\n    return torch.round(x).detach()", STE_NO_GRAD),
-        ("round-half-up", "def round_ste(x):\n    return x + (torch.floor(x + 0.5) - x).detach()", STE_HALF_UP),
-        ("backward-ones", STE_FUNCTION.format(backward="torch.ones_like(grad_output)"), STE_CONSTANT),
-        ("adds-x", "def round_ste(x):\n    return torch.round(x).detach() + x", STE_FORWARD),
+        ("identity-everywhere", "def round_ste(x):\n    return x + (torch.round(x).clamp(-2, 2) - x).detach()",
+         "identity-everywhere"),
+        ("plain-round", "def round_ste(x):\n    return torch.round(x).clamp(-2, 2)", "round-passes-gradient"),
+        ("clip-after-rounding", "def round_ste(x):\n    s = x + (torch.round(x) - x).detach()\n"
+                                "    return s.clamp(-2, 2)", "clip-after-rounding"),
+        ("half-up", "def round_ste(x):\n    c = x.clamp(-2, 2)\n    return c + (torch.floor(c + 0.5) - c).detach()",
+         "halves-up"),
+        ("ones-backward", STE_FUNCTION.format(backward="((x >= -2) & (x <= 2)).to(grad_output.dtype)"),
+         "ones-backward"),
+        ("detached", "def round_ste(x):\n    return torch.round(x.clamp(-2, 2)).detach()", "detached-result"),
     ],
     "detach-selftest": [
-        ("detach-separate-counter", _selftest(q1=False), SELFTEST_MESSAGES["q1"]),
-        ("product-rule", _selftest(q2=12.0), SELFTEST_MESSAGES["q2"]),
-        ("clone-is-leaf", _selftest(q3=True), SELFTEST_MESSAGES["q3"]),
-        ("inference-like-no-grad", _selftest(q4=True), SELFTEST_MESSAGES["q4"]),
-        ("silent-cut-raises", _selftest(q6=True), SELFTEST_MESSAGES["q6"]),
-        ("cut-still-trains", _selftest(q7=False), SELFTEST_MESSAGES["q7"]),
-        ("detached-loss-runs", _selftest(q8=False), SELFTEST_MESSAGES["q8"]),
+        ("detach-of-clone-shares", _selftest(q1=True), "detach-of-clone-shares"),
+        ("no-cut", _selftest(q2=108.0), "no-cut"),
+        ("detached-is-not-a-leaf", _selftest(q3=False), "detached-is-not-a-leaf"),
+        ("detached-loss-raises", _selftest(q6=True), "detached-loss-raises"),
+        ("parameter-detach", _selftest(q8=True), "parameter-detach"),
+        ("int-for-float", _selftest(q2=54), None),
     ],
 }
+
+ALWAYS_EQUAL = '''
+class Yes(float):
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    __hash__ = float.__hash__
+
+
+'''
+
+FORGED = '''
+import autograder.detach as _checks
+
+
+def _forged(answer, *inputs):
+    return {{}}
+
+
+for _case in _checks.{exercise}.cases:
+    object.__setattr__(_case, "call", _forged)
+
+
+'''
+
+EXPLOITS = {
+    "detach-independent": [
+        ("mutates-the-input", "def independent_copy(t):\n    t.requires_grad_(False) if t.is_leaf else None\n"
+                              "    return t"),
+        ("tensor-subclass", "class Same(torch.Tensor):\n    @classmethod\n"
+                            "    def __torch_function__(cls, func, types, args=(), kwargs=None):\n"
+                            "        return True\n\n\n"
+                            "def independent_copy(t):\n    return t.detach().clone().as_subclass(Same)"),
+        ("forged-report", FORGED.format(exercise="independent") + "def independent_copy(t):\n    return t"),
+    ],
+    "detach-provenance": [
+        # The caller's tensor turned into a leaf and given the gradient (its own .grad kept).
+        ("leaf-of-the-callers-tensor", _provenance("""
+if x.is_leaf:
+    x.requires_grad_()
+    x.grad = None
+y = x * x
+(y * y.detach()).sum().backward(inputs=[x] if x.is_leaf else None)
+return x.grad if x.is_leaf else 2 * x.detach() ** 3
+""")),
+        ("closed-form-beside-a-backward", _provenance("""
+w = torch.ones(1, requires_grad=True)
+(w * 2).sum().backward()
+return 2 * x.detach() ** 3
+""")),
+        ("witness-off", _provenance("""
+with torch._C.DisableTorchFunction():
+    leaf = x.detach().clone().requires_grad_()
+    y = leaf * leaf
+    (y * y.detach()).sum().backward()
+return 2 * x.detach() ** 3
+""")),
+    ],
+    "detach-ste": [
+        ("forged-report", FORGED.format(exercise="ste") + "def round_ste(x):\n    return x"),
+        ("mutates-x", "def round_ste(x):\n    with torch.no_grad():\n        x.clamp_(-2, 2).round_()\n"
+                      "    return x * 1"),
+    ],
+    "detach-selftest": [
+        ("always-equal", ALWAYS_EQUAL + "SELFTEST = {k: Yes(0) for k in " + repr(list(SELFTEST_RIGHT)) + "}"),
+    ],
+}
+
+
+# Answers that forge the observation itself (see tests/forgeries.py): judged against a key made
+# apart, as the sandboxed grader judges; in a learner's kernel or plain nbgrader nothing can stop
+# them, so they are not among the EXPLOITS that tests/grading.py also grades through nbgrader.
+FORGERIES: dict[str, list[tuple[str, str]]] = {}
+for _grade_id, _label in [('detach-independent', 'forged-report'), ('detach-ste', 'forged-report')]:
+    _entry = next(e for e in EXPLOITS[_grade_id] if e[0] == _label)
+    EXPLOITS[_grade_id].remove(_entry)
+    FORGERIES.setdefault(_grade_id, []).append(_entry)

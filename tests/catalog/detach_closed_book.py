@@ -1,9 +1,8 @@
-"""Answers learners write for the closed-book companion of Chapter 3, right and wrong.
+"""Answers learners write for the closed-book companion of Chapter 3 — right, wrong and gaming.
 
-Each wrong answer names the misconception message its test cells must report.
+Each wrong answer names the model (``answer_key.detach_closed_book``) its feedback must name, or
+None; each exploit must score no more than the untouched answer.
 """
-
-from autograder.detach_closed_book import MESSAGES
 
 REFERENCE = '''
 def cut_leaf(x0, f):
@@ -35,22 +34,51 @@ RIGHT = {
 
 WRONG = {
     "detach-reproduce": [
-        ("no-detach", REFERENCE.replace("u = y.detach()", "u = y"), MESSAGES["not_cut"]),
-        ("clone-instead-of-detach", REFERENCE.replace("u = y.detach()", "u = y.clone()"), MESSAGES["not_cut"]),
-        ("data-instead-of-detach", REFERENCE.replace("u = y.detach()", "u = y.data"), "the answer reads .data"),
-        ("detaches-x", REFERENCE.replace("z = (x * u).sum()", "z = (x.detach() * y).sum()"),
-         MESSAGES["wrong_factor"]),
-        ("formula-for-one-op", REFERENCE.replace("y = f(x)", "y = x ** 2"), MESSAGES["f_ignored"]),
-        ("grad-written-by-hand", "def cut_leaf(x0, f):\n"
-                                 "    x = x0.clone().requires_grad_(True)\n"
-                                 "    x.grad = f(x0)\n"
-                                 "    return x", MESSAGES["no_backward"]),
-        ("returns-the-gradient", REFERENCE.replace("return x", "return x.grad"), MESSAGES["not_the_leaf"]),
-        ("returns-a-detached-reference", REFERENCE.replace("return x", "return x.detach()"),
-         MESSAGES["not_the_leaf"]),
+        ("no-detach", REFERENCE.replace("u = y.detach()", "u = y"), "not-cut"),
+        ("clone-instead-of-detach", REFERENCE.replace("u = y.detach()", "u = y.clone()"), "not-cut"),
+        ("data-instead-of-detach", REFERENCE.replace("u = y.detach()", "u = y.data"), "data-like-detach"),
+        ("detaches-x", REFERENCE.replace("z = (x * u).sum()", "z = (x.detach() * y).sum()"), "cut-the-leaf"),
+        ("formula-for-one-op", REFERENCE.replace("y = f(x)", "y = torch.sin(x)"), "own-op"),
+        ("returns-the-gradient", REFERENCE.replace("return x", "return x.grad"), "returns-the-gradient"),
         ("backward-twice", REFERENCE.replace("z.backward()", "z.backward(retain_graph=True)\n    z.backward()"),
-         MESSAGES["twice"]),
-        ("returns-a-new-leaf", REFERENCE.replace("return x", "return x.detach().clone().requires_grad_()"),
-         MESSAGES["no_grad"]),
+         "backward-twice"),
+        ("leaf-is-the-callers-tensor", "def cut_leaf(x0, f):\n    x0.requires_grad_(True)\n"
+                                       "    (x0 * f(x0).detach()).sum().backward()\n    return x0", "callers-tensor"),
+        ("grad-written-by-hand", "def cut_leaf(x0, f):\n    x = x0.clone().requires_grad_(True)\n"
+                                 "    f(x)\n    x.grad = f(x0)\n    return x", None),
+        ("returns-a-new-leaf", REFERENCE.replace("return x", "return x.detach().clone().requires_grad_()"), None),
     ],
 }
+
+EXPLOITS = {
+    "detach-reproduce": [
+        # .data hidden behind a detach(): still an alias with a counter of its own.
+        ("data-after-detach", REFERENCE.replace("u = y.detach()", "u = y.detach().data")),
+        # The witnesses switched off, with .data inside.
+        ("witness-off", "def cut_leaf(x0, f):\n    x = x0.clone().requires_grad_(True)\n"
+                        "    with torch._C.DisableTorchFunction():\n        u = f(x).data\n"
+                        "    (x * u).sum().backward()\n    return x"),
+        ("saved-hooks-off", "def cut_leaf(x0, f):\n    x = x0.clone().requires_grad_(True)\n"
+                            "    with torch.autograd.graph.disable_saved_tensors_hooks('no'):\n"
+                            "        u = f(x).data\n        (x * u).sum().backward()\n    return x"),
+        # The gradient set by hand on a leaf that backward never reached.
+        ("grad-by-hand", "def cut_leaf(x0, f):\n    x = x0.clone().requires_grad_(True)\n"
+                         "    y = f(x)\n    x.grad = y.detach().clone()\n    return x"),
+        ("forged-report", "import autograder.detach_closed_book as _c\n\n\n"
+                          "def _forged(answer, x0, name):\n"
+                          "    return {'f applied to': 'a leaf that requires grad'}\n\n\n"
+                          "for _case in _c.reproduce.cases:\n    if _case.call is not None:\n"
+                          "        object.__setattr__(_case, 'call', _forged)\n\n\n"
+                          "def cut_leaf(x0, f):\n    raise NotImplementedError()\n"),
+    ],
+}
+
+
+# Answers that forge the observation itself (see tests/forgeries.py): judged against a key made
+# apart, as the sandboxed grader judges; in a learner's kernel or plain nbgrader nothing can stop
+# them, so they are not among the EXPLOITS that tests/grading.py also grades through nbgrader.
+FORGERIES: dict[str, list[tuple[str, str]]] = {}
+for _grade_id, _label in [('detach-reproduce', 'forged-report')]:
+    _entry = next(e for e in EXPLOITS[_grade_id] if e[0] == _label)
+    EXPLOITS[_grade_id].remove(_entry)
+    FORGERIES.setdefault(_grade_id, []).append(_entry)

@@ -1,136 +1,274 @@
-"""Answers learners write for Chapter 2, right and wrong, as answer-cell sources.
+"""Answers learners write for Chapter 2 — right, wrong and gaming — as answer-cell sources.
 
-Each wrong answer names the misconception message its test cells must report. The grader tests
-put these into real submissions and grade them with nbgrader.
+``WRONG`` answers name the misconception (a model of ``answer_key.inplace``) their messages must
+name, or None where their results match no catalogued mistake; ``EXPLOITS`` are answers that try
+to earn points without the answer: each must score no more than the untouched answer. The grader
+tests put these into real submissions and grade them with nbgrader and with the sandbox.
 """
 
-from autograder.inplace import ALIAS_MESSAGES, GATE_MESSAGES, SAVES_MISCONCEPTIONS, SAVES_MORE_MISCONCEPTIONS
-
-SAVES_LITERAL = (
-    'SAVES = {"pow2": "input", "exp": "output", "sigmoid": "output", "relu": "output", "tanh": "output", '
-    '"sin": "input", "sqrt": "output", "log": "input", "mul_const": "nothing", "add_const": "nothing"}'
-)
-
-
-def literal_with(literal: str, **changes: str) -> str:
-    """A literal ``SAVES``-style answer with some entries changed."""
-    source = literal
-    for key, value in changes.items():
-        for old in ("input", "output", "nothing"):
-            source = source.replace(f'"{key}": "{old}"', f'"{key}": "{value}"')
-    return source
+SAVES = {"softplus": "input", "sqrt": "output", "softmax": "output", "cosh": "input", "cumsum": "nothing",
+         "erf": "input", "relu6": "input", "softmin": "output", "atan": "input", "flip": "nothing"}
+SAVES_MORE = {"rsqrt": "output", "tan": "output", "expm1": "output", "log1p": "input", "abs": "input",
+              "leaky_relu": "input", "neg": "nothing", "exp2": "output", "log_softmax": "output", "sinh": "input",
+              "silu": "input", "sub_const": "nothing"}
+SELFTEST = {"q1": 3, "q2": 1, "q3": True, "q4": 2, "q5": False}
 
 
-def saves_with(**changes: str) -> str:
-    """The literal ``SAVES`` answer with some entries changed."""
-    return literal_with(SAVES_LITERAL, **changes)
+def _with(name: str, values: dict, **changes: object) -> str:
+    """A literal answer ``name = {...}`` with some entries changed."""
+    answer = {**values, **changes}
+    return f"{name} = {{\n" + "".join(f"    {k!r}: {v!r},\n" for k, v in answer.items()) + "}"
 
 
-SAVES_MORE_LITERAL = (
-    'SAVES_MORE = {"rsqrt": "output", "tan": "output", "expm1": "output", "log1p": "input", "abs": "input", '
-    '"leaky_relu": "input", "neg": "nothing", "exp2": "output", "log_softmax": "output", "sinh": "input", '
-    '"silu": "input", "sub_const": "nothing"}'
-)
+PROBED = '''
+import torch.nn.functional as F
 
 
-def saves_more_with(**changes: str) -> str:
-    """The literal ``SAVES_MORE`` answer with some entries changed."""
-    return literal_with(SAVES_MORE_LITERAL, **changes)
+def _saves(op):
+    found = []
+    for written in ("input", "output"):
+        x = torch.tensor([0.3, 0.7, 0.9], requires_grad=True)
+        a = x * 1
+        out = op(a)
+        with torch.no_grad():
+            (a if written == "input" else out).add_(0.1)
+        try:
+            out.sum().backward()
+        except RuntimeError:
+            found.append(written)
+    return found[0] if found else "nothing"
 
+
+SAVES = {key: _saves(op) for key, op in {
+    "softplus": F.softplus, "sqrt": torch.sqrt, "softmax": lambda a: a.softmax(0),
+    "cosh": torch.cosh, "cumsum": lambda a: a.cumsum(0), "erf": torch.erf, "relu6": F.relu6,
+    "softmin": lambda a: F.softmin(a, 0), "atan": torch.atan, "flip": lambda a: a.flip(0),
+}.items()}
+'''
+
+SAVED_ATTRIBUTES = '''
+import torch.nn.functional as F
+
+
+def _saves(op):
+    a = torch.tensor([0.3, 0.7, 0.9], requires_grad=True) * 1
+    out = op(a)
+    pending, kept = [out.grad_fn], set()
+    while pending:
+        node = pending.pop()
+        if node is None or type(node).__name__ == "MulBackward0" and node.next_functions[0][0] is not None \\
+                and type(node.next_functions[0][0]).__name__ == "AccumulateGrad":
+            continue
+        for name in dir(node):
+            if name.startswith("_saved_"):
+                value = getattr(node, name)
+                if isinstance(value, torch.Tensor) and value.requires_grad and value.numel() == 3:
+                    kept.add("input" if value.data_ptr() == a.data_ptr() else "output"
+                             if value.data_ptr() == out.data_ptr() else "other")
+        pending += [n for n, _ in node.next_functions if n is not None and n is not a.grad_fn]
+    return "input" if "input" in kept else "output" if "output" in kept else "nothing"
+
+
+SAVES_MORE = {key: _saves(op) for key, op in {
+    "rsqrt": torch.rsqrt, "tan": torch.tan, "expm1": torch.expm1, "log1p": torch.log1p, "abs": torch.abs,
+    "leaky_relu": lambda a: F.leaky_relu(a, 0.1), "neg": torch.neg, "exp2": torch.exp2,
+    "log_softmax": lambda a: a.log_softmax(0), "sinh": torch.sinh, "silu": F.silu, "sub_const": lambda a: a - 2,
+}.items()}
+'''
+
+GATE = "def fixed_gate(x):\n    t = x.tanh()\n    s = x.sigmoid() * t\n    t = t - s\n    return (s * t).sum()"
+ENERGY = "def fixed_energy(x):\n    h = x.exp().clone()\n    h[1:].add_(1)\n    return (h * h).sum()"
 
 RIGHT = {
     "inplace-saves": [
-        ("literal", SAVES_LITERAL),
-        ("grouped", 'SAVES = dict.fromkeys(["exp", "sigmoid", "relu", "tanh", "sqrt"], "output")\n'
-                    'SAVES.update(dict.fromkeys(["pow2", "sin", "log"], "input"))\n'
-                    'SAVES.update(mul_const="nothing", add_const="nothing")'),
+        ("literal", _with("SAVES", SAVES)),
+        ("grouped", 'SAVES = dict.fromkeys(["sqrt", "softmax", "softmin"], "output")\n'
+                    'SAVES.update(dict.fromkeys(["softplus", "cosh", "erf", "relu6", "atan"], "input"))\n'
+                    'SAVES.update(cumsum="nothing", flip="nothing")'),
+        ("probed", PROBED),
     ],
     "inplace-saves-more": [
-        ("literal", SAVES_MORE_LITERAL),
+        ("literal", _with("SAVES_MORE", SAVES_MORE)),
         ("grouped", 'SAVES_MORE = dict.fromkeys(["rsqrt", "tan", "expm1", "exp2", "log_softmax"], "output")\n'
                     'SAVES_MORE.update(dict.fromkeys(["log1p", "abs", "leaky_relu", "sinh", "silu"], "input"))\n'
                     'SAVES_MORE.update(neg="nothing", sub_const="nothing")'),
+        ("saved-attributes", SAVED_ATTRIBUTES),
     ],
     "inplace-fix-gate": [
-        ("out-of-place", "def fixed_gate(x):\n    h = 2 * x.sigmoid()\n    return (h * x).sum()"),
-        ("clone-then-in-place", "def fixed_gate(x):\n    h = x.sigmoid().clone()\n    h.mul_(2)\n"
-                                "    return (h * x).sum()"),
-        ("scale-at-the-end", "def fixed_gate(x):\n    return 2 * (torch.sigmoid(x) * x).sum()"),
+        ("out-of-place", GATE),
+        ("fresh-tensors", "def fixed_gate(x):\n    s = torch.sigmoid(x) * torch.tanh(x)\n"
+                          "    t = torch.tanh(x) - s\n    return torch.sum(s * t)"),
+        ("clone-each-step", "def fixed_gate(x):\n    s = x.sigmoid().clone()\n    t = x.tanh()\n"
+                            "    s.mul_(t)\n    t = t.clone()\n    t.sub_(s.clone())\n    return (s * t).sum()"),
     ],
     "inplace-fix-alias": [
-        ("clone-then-write", "def fixed_energy(x):\n    h = x.exp().clone()\n    h[1:].mul_(0.5)\n"
-                             "    return (h * h).sum()"),
-        ("scale-out-of-place", "def fixed_energy(x):\n    h = x.exp()\n    scale = torch.ones_like(h)\n"
-                               "    scale[1:] = 0.5\n    h = h * scale\n    return (h * h).sum()"),
-        ("concatenate", "def fixed_energy(x):\n    h = x.exp()\n    h = torch.cat([h[:1], 0.5 * h[1:]])\n"
+        ("clone-then-write", ENERGY),
+        ("shift-out-of-place", "def fixed_energy(x):\n    h = x.exp()\n    shift = torch.ones_like(h)\n"
+                               "    shift[0] = 0\n    h = h + shift\n    return (h * h).sum()"),
+        ("concatenate", "def fixed_energy(x):\n    h = x.exp()\n    h = torch.cat([h[:1], h[1:] + 1])\n"
                         "    return (h * h).sum()"),
     ],
     "inplace-selftest": [
-        ("literal", 'SELFTEST = {"q1": 3, "q2": 2, "q3": False, "q4": False, "q5": True}'),
-        ("computed", 'a = torch.zeros(3)\na.add_(1)\na[0] = 5\na.mul_(2)\n'
-                     'SELFTEST = {"q1": a._version, "q2": 2, "q3": False, "q4": False, "q5": True}'),
+        ("literal", _with("SELFTEST", SELFTEST)),
+        ("computed", "a = torch.zeros(4)\nv = a.view(2, 2)\nv[0].add_(1)\na.detach().mul_(2)\n"
+                     "torch.sin(a, out=a)\n"
+                     'SELFTEST = {"q1": a._version, "q2": 1, "q3": True, "q4": 2, "q5": False}'),
     ],
 }
 
-# (label, answer source, message the grade must contain)
 WRONG = {
     "inplace-saves": [
-        ("relu-saves-input", saves_with(relu="input"), SAVES_MISCONCEPTIONS["relu"]),
-        ("exp-saves-input", saves_with(exp="input"), SAVES_MISCONCEPTIONS["exp"]),
-        ("mul-saves-input", saves_with(mul_const="input"), SAVES_MISCONCEPTIONS["mul_const"]),
-        ("sin-saves-output", saves_with(sin="output"), SAVES_MISCONCEPTIONS["sin"]),
-        ("not-a-value", saves_with(pow2="both"), 'each value must be one of "input", "output" or "nothing"'),
+        ("softplus-like-sigmoid", _with("SAVES", SAVES, softplus="output"), "softplus-like-sigmoid"),
+        ("sqrt-like-pow", _with("SAVES", SAVES, sqrt="input"), "sqrt-like-power"),
+        ("softmax-keeps-its-input", _with("SAVES", SAVES, softmax="input", softmin="input"), "softmax-keeps-input"),
+        ("derivative-from-the-result", _with("SAVES", SAVES, cosh="output", atan="output"), "written-from-output"),
+        ("cumsum-keeps-input", _with("SAVES", SAVES, cumsum="input", flip="input"), "moving-keeps-input"),
+        ("relu6-like-relu", _with("SAVES", SAVES, relu6="output"), "relu6-like-relu"),
+        ("erf-like-exp", _with("SAVES", SAVES, erf="output"), "erf-like-exp"),
+        ("not-a-value", _with("SAVES", SAVES, softplus="both"), None),
     ],
     "inplace-saves-more": [
-        # Extrapolating from a neighbour the chapter shows: relu saves its output.
-        ("leaky-relu-like-relu", saves_more_with(leaky_relu="output"), SAVES_MORE_MISCONCEPTIONS["leaky_relu"]),
-        # "The derivative can be written from the output, so the output is saved."
-        ("sinh-from-its-output", saves_more_with(sinh="output"), SAVES_MORE_MISCONCEPTIONS["sinh"]),
-        # Every transcendental op saves its input.
-        ("functions-save-their-input", saves_more_with(rsqrt="input", tan="input", expm1="input", exp2="input"),
-         SAVES_MORE_MISCONCEPTIONS["tan"]),
-        # log1p treated like exp, since expm1 is its inverse.
-        ("log1p-like-expm1", saves_more_with(log1p="output"), SAVES_MORE_MISCONCEPTIONS["log1p"]),
-        ("abs-from-its-output", saves_more_with(abs="output"), SAVES_MORE_MISCONCEPTIONS["abs"]),
-        ("neg-saves-input", saves_more_with(neg="input"), SAVES_MORE_MISCONCEPTIONS["neg"]),
-        ("log-softmax-saves-input", saves_more_with(log_softmax="input"), SAVES_MORE_MISCONCEPTIONS["log_softmax"]),
-        ("not-a-value", saves_more_with(silu="both"), 'each value must be one of "input", "output" or "nothing"'),
+        ("leaky-relu-like-relu", _with("SAVES_MORE", SAVES_MORE, leaky_relu="output"), "leaky-like-relu"),
+        ("sinh-from-its-output", _with("SAVES_MORE", SAVES_MORE, sinh="output"), "sinh-from-output"),
+        ("functions-save-their-input", _with("SAVES_MORE", SAVES_MORE, rsqrt="input", tan="input", expm1="input"),
+         "functions-keep-input"),
+        ("log1p-like-expm1", _with("SAVES_MORE", SAVES_MORE, log1p="output"), "log1p-like-expm1"),
+        ("abs-from-its-output", _with("SAVES_MORE", SAVES_MORE, abs="output"), "abs-from-output"),
+        ("neg-saves-input", _with("SAVES_MORE", SAVES_MORE, neg="input"), "neg-keeps-input"),
+        ("log-softmax-saves-input", _with("SAVES_MORE", SAVES_MORE, log_softmax="input"), "log-softmax-keeps-input"),
+        ("not-a-value", _with("SAVES_MORE", SAVES_MORE, silu="both"), None),
     ],
     "inplace-fix-gate": [
-        ("unrepaired", "def fixed_gate(x):\n    h = x.sigmoid()\n    h.mul_(2)\n    return (h * x).sum()",
-         GATE_MESSAGES["version"]),
-        ("no-grad-write", "def fixed_gate(x):\n    h = x.sigmoid()\n    with torch.no_grad():\n        h.mul_(2)\n"
-                          "    return (h * x).sum()", GATE_MESSAGES["version"]),
-        ("data-write", "def fixed_gate(x):\n    h = x.sigmoid()\n    h.data.mul_(2)\n    return (h * x).sum()",
-         GATE_MESSAGES["data"]),
-        ("detached-gate", "def fixed_gate(x):\n    h = x.sigmoid().detach()\n    h.mul_(2)\n"
-                          "    return (h * x).sum()", GATE_MESSAGES["detached"]),
-        ("dropped-doubling", "def fixed_gate(x):\n    h = x.sigmoid()\n    return (h * x).sum()",
-         GATE_MESSAGES["value"]),
-        ("item", "def fixed_gate(x):\n    return (2 * x.sigmoid() * x).sum().item()", GATE_MESSAGES["scalar"]),
+        ("unrepaired", "def fixed_gate(x):\n    s = x.sigmoid()\n    t = x.tanh()\n    s.mul_(t)\n"
+                       "    t.sub_(s)\n    return (s * t).sum()", "unrepaired"),
+        ("clone-each-once", "def fixed_gate(x):\n    s = x.sigmoid().clone()\n    t = x.tanh().clone()\n"
+                            "    s.mul_(t)\n    t.sub_(s)\n    return (s * t).sum()", "unrepaired"),
+        ("first-write-only", "def fixed_gate(x):\n    s = x.sigmoid() * x.tanh()\n    t = x.tanh()\n"
+                             "    t.sub_(s)\n    return (s * t).sum()", "tanh-write"),
+        ("no-grad-writes", "def fixed_gate(x):\n    s = x.sigmoid()\n    t = x.tanh()\n    with torch.no_grad():\n"
+                           "        s.mul_(t)\n        t.sub_(s)\n    return (s * t).sum()", "tanh-write"),
+        ("data-writes", "def fixed_gate(x):\n    s = x.sigmoid()\n    t = x.tanh()\n    s.data.mul_(t)\n"
+                        "    t.data.sub_(s)\n    return (s * t).sum()", "data-keeps-saved"),
+        ("old-sigmoid", "def fixed_gate(x):\n    s = x.sigmoid()\n    t = x.tanh()\n"
+                        "    return (s * t * (t - s)).sum()", "old-sigmoid"),
+        ("item", "def fixed_gate(x):\n    t = x.tanh()\n    s = x.sigmoid() * t\n    return (s * (t - s)).sum().item()",
+         None),
     ],
     "inplace-fix-alias": [
-        ("unrepaired", "def fixed_energy(x):\n    h = x.exp()\n    tail = h[1:]\n    tail.mul_(0.5)\n"
-                       "    return (h * h).sum()", ALIAS_MESSAGES["version"]),
+        ("unrepaired", "def fixed_energy(x):\n    h = x.exp()\n    tail = h[1:]\n    tail.add_(1)\n"
+                       "    return (h * h).sum()", "unrepaired"),
         ("no-grad-write", "def fixed_energy(x):\n    h = x.exp()\n    with torch.no_grad():\n"
-                          "        h[1:].mul_(0.5)\n    return (h * h).sum()", ALIAS_MESSAGES["version"]),
-        ("detached-alias", "def fixed_energy(x):\n    h = x.exp()\n    h.detach()[1:].mul_(0.5)\n"
-                           "    return (h * h).sum()", ALIAS_MESSAGES["version"]),
-        ("data-write", "def fixed_energy(x):\n    h = x.exp()\n    h.data[1:].mul_(0.5)\n"
-                       "    return (h * h).sum()", ALIAS_MESSAGES["data"]),
-        ("halved-copy-unused", "def fixed_energy(x):\n    h = x.exp()\n    tail = h[1:].clone()\n"
-                               "    tail.mul_(0.5)\n    return (h * h).sum()", ALIAS_MESSAGES["value"]),
-        ("halved-everything", "def fixed_energy(x):\n    h = 0.5 * x.exp()\n    return (h * h).sum()",
-         ALIAS_MESSAGES["value"]),
-        ("item", "def fixed_energy(x):\n    h = x.exp().clone()\n    h[1:].mul_(0.5)\n"
-                 "    return (h * h).sum().item()", ALIAS_MESSAGES["scalar"]),
+                          "        h[1:].add_(1)\n    return (h * h).sum()", "unrepaired"),
+        ("detached-alias", "def fixed_energy(x):\n    h = x.exp()\n    h.detach()[1:].add_(1)\n"
+                           "    return (h * h).sum()", "unrepaired"),
+        ("data-write", "def fixed_energy(x):\n    h = x.exp()\n    h.data[1:].add_(1)\n"
+                       "    return (h * h).sum()", "data-keeps-saved"),
+        ("shifted-copy-unused", "def fixed_energy(x):\n    h = x.exp()\n    tail = h[1:].clone()\n"
+                                "    tail.add_(1)\n    return (h * h).sum()", "copy-of-the-slice"),
+        ("shifted-everything", "def fixed_energy(x):\n    h = x.exp() + 1\n    return (h * h).sum()",
+         "shift-everything"),
+        ("item", ENERGY.replace(".sum()", ".sum().item()"), None),
     ],
     "inplace-selftest": [
-        ("indexing-not-counted", 'SELFTEST = {"q1": 2, "q2": 2, "q3": False, "q4": False, "q5": True}',
-         "every in-place write, an indexed assignment included, adds one"),
-        ("view-own-counter", 'SELFTEST = {"q1": 3, "q2": 0, "q3": False, "q4": False, "q5": True}',
-         "a view shares its base's version counter"),
-        ("no-grad-hides", 'SELFTEST = {"q1": 3, "q2": 2, "q3": True, "q4": False, "q5": True}',
-         "no_grad stops recording new operations"),
+        ("detach-own-counter", _with("SELFTEST", SELFTEST, q1=2, q4=1), "detach-own-counter"),
+        ("reads-count", _with("SELFTEST", SELFTEST, q2=2), "reads-count"),
+        ("written-result-breaks", _with("SELFTEST", SELFTEST, q3=False), "written-result-breaks"),
+        ("data-counted", _with("SELFTEST", SELFTEST, q4=3), "data-counted"),
+        ("bool-as-int", _with("SELFTEST", SELFTEST, q3=1), None),
     ],
 }
+
+ALWAYS_EQUAL = '''
+class Yes(str):
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    __hash__ = str.__hash__
+
+
+'''
+
+FORGED_REPORT = '''
+import autograder.inplace as _checks
+
+
+def _forged(answer, x0):
+    return {{"value": (x0 * 0).sum(), "backward": None, "grad": torch.zeros_like(x0)}}
+
+
+for _case in _checks.{exercise}.cases:
+    object.__setattr__(_case, "call", _forged)
+'''
+
+REBOUND_OBSERVE = '''
+import autograder.observe as _observe
+
+_observe.observe_point = lambda case, answer, inputs: _observe.Seen(value={value})
+'''
+
+FRAMES = '''
+import sys
+
+
+def {name}(x):
+    frame = sys._getframe(1)
+    while frame is not None:
+        for value in frame.f_locals.values():
+            if callable(value) and getattr(value, "__name__", "") in ("{name}", "reference"):
+                if value is not {name}:
+                    return value(x)
+        frame = frame.f_back
+    return x.sum() * 0
+'''
+
+TENSOR_SUBCLASS = '''
+class Agreeable(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return True
+
+
+def {name}(x):
+    return (x * 0).sum().as_subclass(Agreeable)
+'''
+
+EXPLOITS = {
+    "inplace-saves": [
+        ("always-equal", ALWAYS_EQUAL + "SAVES = {k: Yes('input') for k in " + repr(list(SAVES)) + "}"),
+        ("rebound-observe", REBOUND_OBSERVE.format(value="type('Yes', (str,), {'__eq__': lambda s, o: True, "
+                                                   "'__hash__': str.__hash__})('output')")
+         + _with("SAVES", SAVES, softplus=0)),
+    ],
+    "inplace-saves-more": [
+        ("always-equal", ALWAYS_EQUAL + "SAVES_MORE = {k: Yes('input') for k in " + repr(list(SAVES_MORE)) + "}"),
+    ],
+    "inplace-fix-gate": [
+        ("forged-report", FORGED_REPORT.format(exercise="gate") + "\n\n" + GATE.replace("t - s", "t + s")),
+        ("rebound-observe", REBOUND_OBSERVE.format(value='{"value": 0.0, "backward": None, "grad": None}')
+         + "\n\ndef fixed_gate(x):\n    return x.sum()"),
+        ("frames", FRAMES.format(name="fixed_gate")),
+        ("tensor-subclass", TENSOR_SUBCLASS.format(name="fixed_gate")),
+    ],
+    "inplace-fix-alias": [
+        ("forged-report", FORGED_REPORT.format(exercise="alias") + "\n\n" + ENERGY.replace("add_(1)", "add_(2)")),
+        ("frames", FRAMES.format(name="fixed_energy")),
+        ("tensor-subclass", TENSOR_SUBCLASS.format(name="fixed_energy")),
+    ],
+    "inplace-selftest": [
+        ("always-equal", ALWAYS_EQUAL + "SELFTEST = {k: Yes('x') for k in ('q1', 'q2', 'q3', 'q4', 'q5')}"),
+    ],
+}
+
+
+# Answers that forge the observation itself (see tests/forgeries.py): judged against a key made
+# apart, as the sandboxed grader judges; in a learner's kernel or plain nbgrader nothing can stop
+# them, so they are not among the EXPLOITS that tests/grading.py also grades through nbgrader.
+FORGERIES: dict[str, list[tuple[str, str]]] = {}
+for _grade_id, _label in [('inplace-saves', 'rebound-observe'), ('inplace-fix-gate', 'forged-report'),
+                          ('inplace-fix-gate', 'rebound-observe'), ('inplace-fix-alias', 'forged-report')]:
+    _entry = next(e for e in EXPLOITS[_grade_id] if e[0] == _label)
+    EXPLOITS[_grade_id].remove(_entry)
+    FORGERIES.setdefault(_grade_id, []).append(_entry)

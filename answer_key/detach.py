@@ -1,0 +1,215 @@
+"""The key of Chapter 3, "detach versus clone".
+
+The references are answers as a learner writes them; every model is an answer that makes one
+catalogued mistake. The self-test's answers are read off torch.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from torch import nn
+
+from answer_key.keys import Model, key
+
+
+# --------------------------------------------------------------------------- detach-independent
+def independent_copy(t: torch.Tensor) -> torch.Tensor:
+    return t.detach().clone(memory_format=torch.contiguous_format)
+
+
+key("detach-independent", independent_copy, models=[
+    Model("detach-copies", lambda t: t.detach(), "detach() gave a tensor with memory of its own."),
+    Model("data-copies", lambda t: t.data, ".data gave a tensor with memory of its own."),
+    Model("clone-cuts", lambda t: t.clone(memory_format=torch.contiguous_format),
+          "clone() cut the copy from the graph as well as from the memory."),
+    Model("copy-is-a-leaf", lambda t: t.detach().clone(memory_format=torch.contiguous_format).requires_grad_(),
+          "an independent copy were itself a leaf that requires grad."),
+    Model("clone-compacts", lambda t: t.detach().clone(),
+          "clone() laid its copy out row after row, whatever t's layout."),
+])
+
+
+# --------------------------------------------------------------------------- detach-provenance
+def provenance_grad(x: torch.Tensor) -> torch.Tensor:
+    leaf = x.detach().clone().requires_grad_()
+    y = leaf * leaf
+    z = y * y.detach()
+    (grad,) = torch.autograd.grad(z.sum(), leaf)
+    return grad
+
+
+def _no_cut(x: torch.Tensor) -> torch.Tensor:
+    leaf = x.detach().clone().requires_grad_()
+    y = leaf * leaf
+    (grad,) = torch.autograd.grad((y * y).sum(), leaf)
+    return grad
+
+
+def _grad_of_y(x: torch.Tensor) -> torch.Tensor:
+    leaf = x.detach().clone().requires_grad_()
+    (grad,) = torch.autograd.grad((leaf * leaf).sum(), leaf)
+    return grad
+
+
+def _closed_form(x: torch.Tensor) -> torch.Tensor:
+    x = x.detach()
+    return 2 * x ** 3
+
+
+def _callers_leaf(x: torch.Tensor) -> torch.Tensor:
+    x.requires_grad_()
+    y = x * x
+    (y * y.detach()).sum().backward()
+    return x.grad
+
+
+def _value_of_the_cut(x: torch.Tensor) -> torch.Tensor:
+    leaf = x.detach().clone().requires_grad_()
+    y = leaf * leaf
+    (grad,) = torch.autograd.grad((leaf * y.detach()).sum(), leaf)
+    return grad
+
+
+key("detach-provenance", provenance_grad, models=[
+    Model("no-cut", _no_cut, "y.detach() still carried y's dependence on x into the gradient."),
+    Model("grad-of-y", _grad_of_y, "the gradient asked for were that of y alone."),
+    Model("closed-form", _closed_form, "a formula for the gradient could stand in for asking autograd."),
+    Model("callers-leaf", _callers_leaf,
+          "the x the function is given could be made the leaf, and its .grad used, whatever it held."),
+    Model("chapter-example", _value_of_the_cut,
+          "z were x * y.detach(), the chapter's own example, not y * y.detach()."),
+])
+
+
+# --------------------------------------------------------------------------- detach-ste
+def round_ste(x: torch.Tensor) -> torch.Tensor:
+    c = x.clamp(-2, 2)
+    return c + (torch.round(c) - c).detach()
+
+
+def _identity_everywhere(x: torch.Tensor) -> torch.Tensor:
+    return x + (torch.round(x).clamp(-2, 2) - x).detach()
+
+
+def _plain_round(x: torch.Tensor) -> torch.Tensor:
+    return torch.round(x).clamp(-2, 2)
+
+
+def _clip_after(x: torch.Tensor) -> torch.Tensor:
+    s = x + (torch.round(x) - x).detach()
+    return s.clamp(-2, 2)
+
+
+def _half_up(x: torch.Tensor) -> torch.Tensor:
+    c = x.clamp(-2, 2)
+    return c + (torch.floor(c + 0.5) - c).detach()
+
+
+class _OnesBackward(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):  # noqa: ANN001, ANN205 - torch's protocol
+        ctx.save_for_backward(x)
+        return torch.round(x).clamp(-2, 2)
+
+    @staticmethod
+    def backward(ctx, grad_output):  # noqa: ANN001, ANN205
+        (x,) = ctx.saved_tensors
+        return ((x >= -2) & (x <= 2)).to(grad_output.dtype)
+
+
+def _detached(x: torch.Tensor) -> torch.Tensor:
+    return torch.round(x.clamp(-2, 2)).detach()
+
+
+key("detach-ste", round_ste, models=[
+    Model("identity-everywhere", _identity_everywhere,
+          "the gradient passed straight through where the value is clipped, too."),
+    Model("round-passes-gradient", _plain_round, "torch.round let the gradient through on its own."),
+    Model("clip-after-rounding", _clip_after, "whether x is clipped were decided on the rounded value, not on x."),
+    Model("halves-up", _half_up, "torch.round rounded every half up."),
+    Model("ones-backward", _OnesBackward.apply, "the gradient passed on were 1, whatever arrived from above."),
+    Model("detached-result", _detached, "the whole result could be detached and x still get a gradient."),
+])
+
+
+# --------------------------------------------------------------------------- detach-selftest
+def _q1() -> bool:
+    x = torch.ones(3, requires_grad=True)
+    before = x._version
+    y = x.clone().detach()
+    y.add_(1)
+    return x._version != before
+
+
+def _q2() -> float:
+    x = torch.tensor(3.0, requires_grad=True)
+    y = x * x
+    (y * y.detach()).backward()
+    return x.grad.item()
+
+
+def _q3() -> bool:
+    return torch.ones(3, requires_grad=True).detach().requires_grad_().is_leaf
+
+
+def _q4() -> bool:
+    with torch.inference_mode():
+        b = torch.ones(3) * 2
+        c = b.clone()
+    w = torch.ones(3, requires_grad=True)
+    try:
+        (c * w).sum().backward()
+    except RuntimeError:
+        return False
+    return True
+
+
+def _q5() -> bool:
+    torch.manual_seed(0)
+    layer = nn.Linear(3, 2)
+    with torch.inference_mode():
+        layer.weight.mul_(0.5)
+    layer(torch.randn(4, 3)).sum().backward()
+    return layer.weight.grad is None
+
+
+def _encoder_head() -> tuple[nn.Linear, nn.Linear, torch.Tensor]:
+    torch.manual_seed(41)
+    return nn.Linear(4, 3), nn.Linear(3, 1), torch.randn(8, 4)
+
+
+def _q6_q7() -> tuple[bool, bool]:
+    encoder, head, x = _encoder_head()
+    loss = head(encoder(x)).sum().detach().requires_grad_()
+    try:
+        loss.backward()
+    except RuntimeError:
+        return True, head.weight.grad is None
+    return False, head.weight.grad is None
+
+
+def _q8() -> bool:
+    return isinstance(nn.Parameter(torch.ones(3)).detach(), nn.Parameter)
+
+
+def _selftest() -> dict[str, Any]:
+    q6, q7 = _q6_q7()
+    return {"q1": _q1(), "q2": _q2(), "q3": _q3(), "q4": _q4(), "q5": _q5(), "q6": q6, "q7": q7, "q8": _q8()}
+
+
+key("detach-selftest", _selftest, values=True, models=[
+    Model("detach-of-clone-shares", {"q1": True}, "detaching a clone gave an alias of the original x."),
+    Model("no-cut", {"q2": 108.0}, "y.detach() still carried y's dependence on x into the gradient."),
+    Model("cut-both", {"q2": 0.0}, "y * y.detach() gave no gradient at all."),
+    Model("detached-is-not-a-leaf", {"q3": False}, "a tensor made by detach() kept a place in the graph."),
+    Model("clone-rescues-inference", {"q4": True},
+          "a clone of an inference tensor were a normal tensor wherever it was made."),
+    Model("inference-write-poisons", {"q5": True},
+          "writing a weight in place under inference_mode made it an inference tensor."),
+    Model("detached-loss-raises", {"q6": True},
+          "a detached loss made to require grad again had no graph to run backward on."),
+    Model("detach-rejoins", {"q7": False}, "requires_grad_() on a detached loss joined it back to the model's graph."),
+    Model("parameter-detach", {"q8": True}, "detach() kept the Parameter class of its source."),
+])

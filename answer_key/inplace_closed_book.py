@@ -1,0 +1,176 @@
+"""The key of the closed-book companion of Chapter 2: the reference sequence, and the mistakes.
+
+The reference is the four functions as a learner writes them; each model replaces one of them by
+a catalogued mistake. Both run through the companion's drivers, so the key holds exactly what
+torch's mechanism leaves behind for each.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from answer_key.keys import Model, key
+
+
+def leaf_refusal(x0):
+    x = x0.clone().requires_grad_(True)
+    x.add_(1)
+
+
+def stale_save(x0, f):
+    x = x0.clone().requires_grad_(True)
+    y = f(x).sum()
+    with torch.no_grad():
+        x.add_(1)
+    y.backward()
+
+
+def sigmoid_stale(x0):
+    x = x0.clone().requires_grad_(True)
+    h = x.sigmoid()
+    h.mul_(2)
+    h.sum().backward()
+
+
+def grad_after_repair(x0, f):
+    x = x0.clone().requires_grad_(True)
+    z = x.clone()
+    y = f(z).sum()
+    with torch.no_grad():
+        x.add_(1)
+    y.backward()
+    return x.grad
+
+
+REFERENCE = {"leaf_refusal": leaf_refusal, "stale_save": stale_save, "sigmoid_stale": sigmoid_stale,
+             "grad_after_repair": grad_after_repair}
+
+
+def _with(**replaced):
+    return {**REFERENCE, **replaced}
+
+
+# ------------------------------------------------------------------------------ leaf_refusal
+def _leaf_under_no_grad(x0):
+    x = x0.clone().requires_grad_(True)
+    with torch.no_grad():
+        x.add_(1)
+
+
+def _callers_tensor(x0):
+    x0.requires_grad_(True)
+    x0.add_(1)
+
+
+# -------------------------------------------------------------------------------- stale_save
+def _update_outside_no_grad(x0, f):
+    x = x0.clone().requires_grad_(True)
+    y = f(x).sum()
+    x.add_(1)
+    y.backward()
+
+
+def _own_op(x0, f):
+    x = x0.clone().requires_grad_(True)
+    y = (x ** 2).sum()
+    with torch.no_grad():
+        x.add_(1)
+    y.backward()
+
+
+def _forward_on_a_copy(x0, f):
+    x = x0.clone().requires_grad_(True)
+    y = f(x.clone()).sum()
+    with torch.no_grad():
+        x.add_(1)
+    y.backward()
+
+
+# ----------------------------------------------------------------------------- sigmoid_stale
+def _sigmoid_copy(x0):
+    x = x0.clone().requires_grad_(True)
+    h = x.sigmoid().clone()
+    h.mul_(2)
+    h.sum().backward()
+
+
+# ------------------------------------------------------------------------- grad_after_repair
+def _missing_clone(x0, f):
+    x = x0.clone().requires_grad_(True)
+    y = f(x).sum()
+    with torch.no_grad():
+        x.add_(1)
+    y.backward()
+    return x.grad
+
+
+def _square_formula(x0, f):
+    x = x0.clone().requires_grad_(True)
+    y = (x.clone() ** 2).sum()
+    with torch.no_grad():
+        x.add_(1)
+    y.backward()
+    return x.grad
+
+
+def _clone_after_update(x0, f):
+    x = x0.clone().requires_grad_(True)
+    with torch.no_grad():
+        x.add_(1)
+    y = f(x.clone()).sum()
+    y.backward()
+    return x.grad
+
+
+def _no_update(x0, f):
+    x = x0.clone().requires_grad_(True)
+    (grad,) = torch.autograd.grad(f(x.clone()).sum(), x)
+    return grad
+
+
+def _grad_of_the_copy(x0, f):
+    x = x0.clone().requires_grad_(True)
+    z = x.clone()
+    y = f(z).sum()
+    with torch.no_grad():
+        x.add_(1)
+    y.backward()
+    return z.grad
+
+
+def _data_update(x0, f):
+    x = x0.clone().requires_grad_(True)
+    y = f(x).sum()
+    x.data.add_(1)
+    y.backward()
+    return x.grad
+
+
+key("inplace-reproduce", REFERENCE, models=[
+    # Under no_grad, or without requires_grad, torch lets the write through: the same evidence.
+    Model("write-allowed", _with(leaf_refusal=_leaf_under_no_grad),
+          "torch refused an in-place write to a copy of x0 under torch.no_grad() too, or when it does not "
+          "require grad."),
+    Model("callers-tensor", _with(leaf_refusal=_callers_tensor),
+          "the tensor the function is given could be made the leaf."),
+    Model("update-outside-no-grad", _with(stale_save=_update_outside_no_grad),
+          "the leaf could be updated in place outside torch.no_grad(), as an optimizer's step updates it."),
+    Model("own-op", _with(stale_save=_own_op), "the forward could use an op of its own instead of the f it is given."),
+    Model("copy-shares-counter", _with(stale_save=_forward_on_a_copy),
+          "a copy of the leaf that f was applied to shared the leaf's version counter."),
+    # A write to a copy of h, to a new h or to x leaves the same evidence: nothing sigmoid saved moved.
+    Model("sigmoid-spared", _with(sigmoid_stale=_sigmoid_copy),
+          "a write that spares h itself (into a copy of it, a new h, or x) spoiled what sigmoid saved."),
+    Model("update-spares-saved", _with(grad_after_repair=_missing_clone),
+          "the no-grad update of the leaf left alone what f saved, even with f applied to the leaf itself."),
+    Model("square-formula", _with(grad_after_repair=_square_formula),
+          "the gradient were that of x ** 2, whatever f is."),
+    Model("clone-after-update", _with(grad_after_repair=_clone_after_update),
+          "the gradient were taken at the value the leaf has after its update."),
+    Model("update-optional", _with(grad_after_repair=_no_update),
+          "the update of the leaf could be left out of the repaired sequence."),
+    Model("grad-on-the-copy", _with(grad_after_repair=_grad_of_the_copy),
+          "the gradient landed on the copy f was applied to."),
+    Model("data-update", _with(grad_after_repair=_data_update),
+          "a write through .data updated the leaf the way torch.no_grad() does, leaving f's saved tensor intact."),
+])
