@@ -79,6 +79,17 @@ def _as_lists(value: Any) -> Any:
 
 def hidden_values(companion: str) -> Iterator[tuple[str, str, Any]]:
     """``(grade id, case, expected value)`` of every hidden case, for every seed."""
+    from autograder import cases
+
+    if cases.exercises(companion):  # split: the trusted key holds what each hidden case expects
+        from answer_key.keys import cell_key
+
+        for grade_id, exercise in cases.exercises(companion).items():
+            for seed in SEEDS:
+                for name, case_key in cell_key(exercise, True, seed).items():
+                    for point in case_key.points:
+                        yield grade_id, name, point.expected.value
+        return
     for grade_id, exercise in exercises(companion).items():
         for case in exercise.selected(hidden=True):
             for seed in SEEDS:
