@@ -158,3 +158,13 @@ def test_the_page_does_not_answer_its_exercises():
     for said in ("grad(loss, w)", "hidden[:, 4:] * 100", "mul_(10).mul_(10)", "match='output 0 of Tanh'",
                  'match="output 0 of Tanh"'):
         assert said not in page, said
+
+
+def test_every_fingerprint_check_runs_on_a_failure_with_a_hint_and_on_code_that_passes():
+    from autograder.capstone import fingerprint as declared
+
+    for case in declared.cases:
+        for seed in (1, 2, 3):
+            found = [key.fingerprint(*inputs) for inputs in case.draws(seed)]
+            assert None in found, case.name
+            assert any(f is not None and f[0] == "RuntimeError" for f in found), case.name
