@@ -199,3 +199,28 @@ def test_the_page_does_not_answer_its_exercises():
         assert said not in page, said
     # ranks_agree covers buffers; the page's helper compares parameters only.
     assert "buffers" not in cells["buckets-setup"]
+
+
+def test_a_key_given_by_a_rule_ships_as_data_and_judges_on_the_reported_facts():
+    from answer_key.keys import cell_key
+    from autograder.cases import lookup
+    from autograder.judging import Given, agrees, keys_from_json, keys_to_json
+    from autograder.observe import Seen
+
+    exercise = lookup("buckets-ranks-agree")
+    key = cell_key(exercise, False, None)
+    shipped = keys_from_json(keys_to_json({"buckets-ranks-agree": key}))["buckets-ranks-agree"]
+    point = shipped["swap"].points[0]
+    assert point.expected.value == Given("buckets-ranks-agree/reference")
+    assert set(point.models) == {"sums", "checksums", "allclose", "parameters-only", "local-verdict",
+                                 "first-two-ranks"}
+    spec = agree_spec(Draw(2))
+    same, changed = module_state(agree_module(spec)), agree_module(spec)
+    buckets._change(changed, "swap")
+    states = [[same, same], [same, module_state(changed)]]
+    case = next(c for c in exercise.cases if c.name == "swap")
+    right = {"verdicts": "TT FF", "not a bool": [], "changed": [], "states": states}
+    assert agrees(case, Seen(value=right), point.expected)
+    assert not agrees(case, Seen(value={**right, "verdicts": "TT TT"}), point.expected)
+    assert agrees(case, Seen(value={**right, "verdicts": "TT TT"}), point.models["sums"])
+    assert not agrees(case, Seen(raised=("RankError", "rank 0 raised")), point.expected)

@@ -37,17 +37,6 @@ def ranks_agree(module):
     return all(torch.equal(gathered[0], g) for g in gathered)
 '''
 
-AGREE_TENSOR_RESULT = '''
-def ranks_agree(module):
-    flag = torch.tensor([1])
-    for t in [*module.parameters(), *module.buffers()]:
-        first = t.detach().clone()
-        dist.broadcast(first, src=0)
-        flag &= torch.tensor([int(torch.equal(first, t.detach()))])
-    dist.all_reduce(flag, op=dist.ReduceOp.MIN)
-    return flag  # a tensor, not a bool
-'''
-
 # ----------------------------------------------------------------------------- buckets-safe-logging
 LOGGING_REFERENCE = '''
 def train_step_fixed(model, optimizer, batch) -> float:
@@ -204,7 +193,6 @@ WRONG = {
         ("local-verdict", AGREE_ANSWERS["local-verdict"], "local-verdict"),
         ("first-two-ranks", AGREE_ANSWERS["first-two-ranks"], "first-two-ranks"),
         ("crashes-on-the-ranks", AGREE_CRASHES, None),
-        ("tensor-result", AGREE_TENSOR_RESULT, None),
     ],
     "buckets-safe-logging": [
         ("clips-on-rank-0", LOGGING_BUGGY, "rank-local-clip"),
@@ -229,7 +217,6 @@ EXPLOITS = {
     "buckets-ranks-agree": [
         ("the-page-helper", "def ranks_agree(module):\n    return cross_rank_difference(module) == 0.0"),
         ("always-true", "def ranks_agree(module):\n    return True"),
-        ("always-false", "def ranks_agree(module):\n    return False"),
         ("reads-the-driver", '''
 import sys
 
@@ -245,16 +232,6 @@ def ranks_agree(module):
     with torch.no_grad():
         for t in [*module.parameters(), *module.buffers()]:
             dist.broadcast(t, src=0)
-    return True
-'''),
-        ("rebinds-the-snapshot", '''
-import autograder.buckets as checks
-
-checks.module_state = lambda model: {"parameters": {}, "buffers": {}}
-checks._same_state = lambda a, b: True
-
-
-def ranks_agree(module):
     return True
 '''),
         ("rebinds-the-driver", '''
