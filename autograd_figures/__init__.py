@@ -2,7 +2,8 @@
 
 Figures and widgets of the chapters, each built from real tensors: stride layouts and the
 explorer (Chapter 1), version timelines and autograd graphs (Chapter 2), sharing tables (Chapter 3), loss curves
-(Chapter 4), module state maps (Chapter 5) and cross-rank divergence (Chapter 6).
+(Chapter 4), module state maps (Chapter 5), cross-rank divergence (Chapter 6), and reduction runs and
+mutation matrices (Chapter 7).
 It depends only on torch, numpy, matplotlib and ipywidgets. Names load lazily, from the module
 that defines them, so ``autograd_figures.state`` (used by the grader's cases) never imports matplotlib."""
 
@@ -23,6 +24,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "ownership": ("StateEntry", "draw_state_map", "state_map"),
     "page": ("StaticExplorer", "static_explorer"),
     "provenance": ("Sharing", "draw_sharing", "probe_sharing"),
+    "reduction": ("draw_mutation_matrix", "draw_reduction_run"),
     "state": ("KINDS", "state_kind"),
     "timeline": ("draw_erasure_tally", "draw_timeline", "record_versions"),
 }

@@ -1,41 +1,49 @@
-"""Chapter 6, "Gradient buckets and flat shards": the cases that grade its exercises.
+"""Chapter 6, "Gradient buckets and flat shards": how its exercises are checked.
 
-The distributed exercises run the learner's function on two real gloo ranks through
-:func:`autograder.ranks.run_on_ranks`; their drivers return what they observed as plain data.
-Expected values come from trusted code in this process: bitwise comparison of the parameters each
-rank builds, and a one-process simulation of DDP's averaged gradients.
+The distributed exercises run the learner's function on real gloo ranks through
+:func:`autograder.ranks.run_on_ranks`; the drivers report what happened there as plain data. The
+keys (what each answer should give) are in ``answer_key.buckets``.
+
+``ranks_agree`` is checked on runs where a rank may have changed its module's state, and whether
+it did is drawn inside that rank, after the fork, from ``os.urandom``: no other rank, and nothing
+the inputs hold, can tell without communicating. The driver takes each rank's state (parameters
+and buffers) before calling the answer and reports it beside the verdicts; the key's rules
+(:data:`autograder.values.GIVEN`, registered below) say what the verdicts must be on those states.
+Every check holds runs where the ranks agree and runs where they do not, so a constant fails it.
 
 Defined in Chapter 6, "Gradient buckets and flat shards" (notebooks/buckets/buckets.ipynb).
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any
 
 import torch
-import torch.nn.functional as F
 from torch import nn
 
-from autograder.checks import Diagnosis, exercise, selftest
+from autograder.cases import exercise, selftest
+from autograder.draw import Draw
 from autograder.ranks import RankError, run_on_ranks
-from autograder.values import AnswerTypeError, close
+from autograder.values import GIVEN
 
 WORLD_SIZE = 2
+NOT_ANSWERED = "not answered"
 
 
-def run_answer_on_ranks(worker: Callable[..., Any], *args: Any, world_size: int = WORLD_SIZE) -> list[Any]:
-    """Run a driver's worker on the ranks; print a failing rank's traceback in the test cell's output.
-
-    The grade report shortens an error to one line; the full traceback of the rank is what a learner
-    needs to find the failing line of their answer.
-    """
+def run_answer_on_ranks(worker: Callable[..., Any], *args: Any, world_size: int = WORLD_SIZE,
+                        _run: Callable[..., list] = run_on_ranks) -> list[Any]:
+    """Run a driver's worker on the ranks; a rank's traceback is printed in the test cell's output
+    (the check's message keeps one line of it). An answer that is not written yet (it raises
+    ``NotImplementedError`` on a rank) is not answered."""
     try:
-        return run_on_ranks(worker, *args, world_size=world_size, timeout=60.0, pg_timeout=5.0)
+        found = _run(worker, *args, world_size=world_size, timeout=60.0, pg_timeout=5.0)
     except RankError as err:
         print(err)
         raise
+    if any(result == NOT_ANSWERED for result in found):
+        raise NotImplementedError
+    return found
 
 
 def small_model(seed: int = 0) -> nn.Module:
@@ -45,126 +53,247 @@ def small_model(seed: int = 0) -> nn.Module:
 
 
 # --------------------------------------------------------------------------- buckets-ranks-agree
-def agree_model() -> nn.Module:
-    """Parameters that are multiples of 1/8: every sum of them is exact in float32, so a change that
-    keeps the sum keeps it bit for bit."""
-    model = nn.Sequential(nn.Linear(4, 3), nn.Linear(3, 2))
-    generator = torch.Generator().manual_seed(7)
-    with torch.no_grad():
-        for p in model.parameters():
-            p.copy_(torch.randint(-16, 16, p.shape, generator=generator) / 8)
-    return model
+RUNS = 12  # runs per check: a guess of which ones agree passes a check once in 2**RUNS - 2
 
-
-def perturb(model: nn.Module, scenario: str, rank: int) -> None:
-    """Make the parameters of ``rank`` differ from the other ranks' as ``scenario`` says."""
-    weight = model[0].weight
-    with torch.no_grad():
-        if rank != DIFFERING_RANK[scenario]:
-            return
-        if scenario == "one-rank-differs":
-            weight[0, 0] += 1.0
-        elif scenario == "sum-preserving-swap":
-            row = weight[0].clone()
-            j = int(torch.nonzero(row != row[0])[0])  # an entry that differs from the first
-            weight[0, 0], weight[0, j] = row[j], row[0]
-        elif scenario == "checksum-preserving":
-            # +a, -2a, +a at flat indices 0, 1, 2: the sum and the index-weighted sum stay as they were
-            weight[0, 0] += 0.125
-            weight[0, 1] -= 0.25
-            weight[0, 2] += 0.125
-        elif scenario == "one-ulp":
-            weight[1, 1] = torch.nextafter(weight[1, 1], torch.tensor(float("inf")))
-        elif scenario == "third-rank-differs":
-            model[1].weight[1, 2] += 0.25
-        else:
-            raise ValueError(scenario)
-
-
-# scenario -> the rank whose parameters differ from the others' (None: no rank's do)
-DIFFERING_RANK = {
-    "identical": None,
-    "one-rank-differs": 1,
-    "sum-preserving-swap": 1,
-    "one-ulp": 1,
-    "checksum-preserving": 1,
-    "third-rank-differs": 2,
+#: Changes a rank may make to its module, each drawn inside the rank (``os.urandom``).
+CHANGES = {
+    "weight": "adds 1/4 to one parameter entry",
+    "swap": "swaps two entries of a weight row (same sum, same norm)",
+    "checksum": "changes three neighbouring weights by +1/8, -1/4, +1/8 (every sum and index-weighted "
+                "sum kept)",
+    "ulp": "moves one weight by one unit in the last place",
+    "running": "adds 1/8 to one entry of BatchNorm's running mean",
+    "counter": "adds 1 to BatchNorm's num_batches_tracked",
 }
 
 
-def _agree_worker(answer: Callable, scenario: str) -> Any:
+def agree_spec(draw: Draw) -> tuple[int, int, int, int, int]:
+    """A module's recipe: widths of Linear → BatchNorm1d → Linear, a seed for its values (multiples
+    of 1/8, so that every sum of them is exact), and BatchNorm's batch count."""
+    return (draw.sized(2, 5), draw.sized(2, 4), draw.sized(1, 3), draw.integer(0, 10_000), draw.integer(1, 60))
+
+
+def agree_module(spec: tuple[int, int, int, int, int]) -> nn.Module:
+    """The module a rank builds from a recipe: the same on every rank."""
+    into, hidden, out, seed, count = spec
+    model = nn.Sequential(nn.Linear(into, hidden), nn.BatchNorm1d(hidden), nn.Linear(hidden, out))
+    generator = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.copy_(torch.randint(-16, 16, p.shape, generator=generator) / 8)
+        norm = model[1]
+        norm.running_mean.copy_(torch.randint(-16, 16, (hidden,), generator=generator) / 8)
+        norm.running_var.copy_(torch.randint(1, 16, (hidden,), generator=generator) / 8)
+        norm.num_batches_tracked.fill_(count)
+    return model
+
+
+def _secret(count: int) -> int:
+    """A number below ``count`` from the operating system's randomness."""
+    import os
+
+    return int.from_bytes(os.urandom(4), "big") % count
+
+
+def _plan(runs: int, change: str) -> list[str]:
+    """Which runs this rank changes, and how: every option at least once, drawn from os.urandom.
+    Every check changes a buffer in some runs: a comparison of the parameters alone misses it."""
+    options = ["none", change] if change == "running" else ["none", change, "running"]
+    while True:
+        plan = [options[_secret(len(options))] for _ in range(runs)]
+        if set(plan) == set(options):
+            return plan
+
+
+def _change(model: nn.Module, how: str) -> None:
+    """Change the module's state as ``how`` says, where ``os.urandom`` says."""
+    weights = [model[0].weight, model[2].weight]
+    with torch.no_grad():
+        if how == "weight":
+            p = list(model.parameters())[_secret(len(list(model.parameters())))]
+            p.view(-1)[_secret(p.numel())] += 0.25
+        elif how == "swap":
+            pairs = [(w, r, i, j) for w in weights for r in range(w.shape[0]) for i in range(w.shape[1])
+                     for j in range(i + 1, w.shape[1]) if w[r, i] != w[r, j]]
+            if not pairs:  # every row holds one value: change one instead
+                _change(model, "weight")
+                return
+            w, r, i, j = pairs[_secret(len(pairs))]
+            w[r, i], w[r, j] = w[r, j].clone(), w[r, i].clone()
+        elif how == "checksum":
+            w = max(weights, key=lambda t: t.numel())
+            flat = w.view(-1)
+            start = _secret(flat.numel() - 2)
+            flat[start] += 0.125
+            flat[start + 1] -= 0.25
+            flat[start + 2] += 0.125
+        elif how == "ulp":
+            w = weights[_secret(2)].view(-1)
+            index = _secret(w.numel())
+            w[index] = torch.nextafter(w[index], torch.tensor(float("inf")))
+        elif how == "running":
+            mean = model[1].running_mean
+            mean[_secret(mean.numel())] += 0.125
+        elif how == "counter":
+            model[1].num_batches_tracked += 1
+        elif how != "none":
+            raise ValueError(how)
+
+
+def module_state(model: nn.Module) -> dict[str, dict[str, torch.Tensor]]:
+    """A copy of a module's state: its parameters' and its buffers' values, by name."""
+    return {"parameters": {n: p.detach().clone() for n, p in model.named_parameters()},
+            "buffers": {n: b.detach().clone() for n, b in model.named_buffers()}}
+
+
+def _same_state(a: dict, b: dict) -> bool:
+    return all(a[part].keys() == b[part].keys() and all(
+        x.dtype == y.dtype and x.shape == y.shape and torch.equal(x, y) for x, y in
+        zip(a[part].values(), b[part].values(), strict=True)) for part in ("parameters", "buffers"))
+
+
+def _agree_worker(answer: Callable, spec: tuple, change: str, changer: int, runs: int, *,
+                  _plan: Callable = _plan, _module: Callable = agree_module, _change: Callable = _change,
+                  _state: Callable = module_state, _same: Callable = _same_state) -> Any:
+    """One rank's runs. Its helpers are bound when this module is imported: rebinding the module's
+    names afterwards (from a notebook cell) changes nothing here."""
     import torch.distributed as dist
 
-    model = agree_model()
-    perturb(model, scenario, dist.get_rank())
-    return answer(model)
+    plan = _plan(runs, change) if dist.get_rank() == changer else ["none"] * runs
+    found = []
+    for how in plan:
+        model = _module(spec)
+        _change(model, how)
+        held = [*model.parameters(), *model.buffers()]
+        before = _state(model)
+        try:
+            verdict = answer(model)
+        except NotImplementedError:
+            return NOT_ANSWERED
+        now = [*model.parameters(), *model.buffers()]
+        kept = len(now) == len(held) and all(a is b for a, b in zip(now, held, strict=True))
+        letter = ("T" if verdict else "F") if type(verdict) is bool else "?"
+        kind = None if type(verdict) is bool else f"{type(verdict).__module__}.{type(verdict).__qualname__}"
+        found.append((letter, kind, not (kept and _same(before, _state(model))), before))
+    return found
 
 
-def observe_agreement(answer: Callable, scenario: str, world_size: int) -> list[bool]:
-    """``ranks_agree(model)`` on every rank of a real process group, in rank order."""
-    verdicts = run_answer_on_ranks(_agree_worker, answer, scenario, world_size=world_size)
-    for rank, verdict in enumerate(verdicts):
-        if type(verdict) is not bool:
-            raise AnswerTypeError(f"ranks_agree returned {type(verdict).__name__} on rank {rank}; "
-                                  "it must return a Python bool on every rank")
-    return verdicts
+def observe_agreement(answer: Callable, spec: tuple, change: str, changer: int, world_size: int, *,
+                      runs: int = RUNS, _run: Callable = run_answer_on_ranks,
+                      _worker: Callable = _agree_worker) -> dict[str, Any]:
+    """``ranks_agree(module)`` on every rank of a real process group, in several runs.
+
+    Reports, per run, each rank's verdict (``T``, ``F``, or ``?`` for anything but a bool), the
+    kinds of non-bool results, the (run, rank) pairs whose module the answer changed, and each
+    rank's state (parameters and buffers) as it was when ``ranks_agree`` was called.
+    """
+    per_rank = _run(_worker, answer, spec, change, changer, runs, world_size=world_size)
+    verdicts = " ".join("".join(per_rank[r][run][0] for r in range(world_size)) for run in range(runs))
+    kinds = sorted({per_rank[r][run][1] for r in range(world_size) for run in range(runs)} - {None})
+    changed = [[run, r] for run in range(runs) for r in range(world_size) if per_rank[r][run][2]]
+    states = [[per_rank[r][run][3] for r in range(world_size)] for run in range(runs)]
+    return {"verdicts": verdicts, "not a bool": kinds, "changed": changed, "states": states}
 
 
-def expected_agreement(scenario: str, world_size: int) -> list[bool]:
-    """Trusted: build every rank's parameters here and compare their bits."""
-    states = []
-    for rank in range(world_size):
-        model = agree_model()
-        perturb(model, scenario, rank)
-        states.append(torch.cat([p.detach().reshape(-1) for p in model.parameters()]).view(torch.int32))
-    same = all(torch.equal(states[0], s) for s in states[1:])
-    return [same] * world_size
+# The rules: what ranks_agree must return (and what each catalogued mistake returns) on the
+# states the runs report. Each one checks the facts are the driver's own: every rank's state in
+# every run, runs where the states agree and runs where they do not.
+def _tensors(state: dict, part: str | None = None) -> list[torch.Tensor]:
+    parts = ("parameters", "buffers") if part is None else (part,)
+    found = [t for p in parts for t in state[p].values()]
+    if not all(type(t) is torch.Tensor for t in found):
+        raise TypeError("a state holds tensors")
+    return found
 
 
-SPLIT_VERDICT = (
-    "every rank must return the same verdict: a rank that compares only its own view (or that alone "
-    "receives the comparison) says True while another says False. Combine the local verdicts, e.g. "
-    "all_reduce a 0/1 flag with ReduceOp.MIN, or all_gather everything to every rank."
-)
-SUM_FOOLED = (
-    "equal sums (or norms) do not mean equal parameters: a divergence can move value between entries and "
-    "keep every sum, and a weighted checksum can be fooled the same way. Compare every element: all_gather "
-    "the flattened parameters, then torch.equal."
-)
-TOLERANCE = (
-    "the ranks must be bitwise identical: a one-ulp difference is already divergence (it grows with every "
-    "step). Use torch.equal, not allclose or a tolerance."
-)
-IDENTICAL = "identical parameters on every rank must give True on every rank."
-ONE_DIFFERS = "a rank with different parameters must make ranks_agree return False on every rank."
-EVERY_RANK = (
-    "with more than two ranks, every rank must be compared, not only ranks 0 and 1; and every rank "
-    "must return the same verdict."
-)
+def _equal(a: dict, b: dict, part: str | None = None) -> bool:
+    parts = ("parameters", "buffers") if part is None else (part,)
+    return all(a[p].keys() == b[p].keys() for p in parts) and all(
+        x.dtype == y.dtype and x.shape == y.shape and bool(torch.equal(x, y))
+        for x, y in zip(_tensors(a, part), _tensors(b, part), strict=True))
 
 
-def _split_verdict(found: object, _inputs: tuple) -> bool:
-    return type(found) is list and len(set(found)) > 1
+def _by(measure: Callable[[torch.Tensor], Any]) -> Callable[[dict, dict], bool]:
+    """Two states compared through one summary per tensor."""
+    def same(a: dict, b: dict) -> bool:
+        return all(bool(torch.equal(measure(x), measure(y))) for x, y in
+                   zip(_tensors(a), _tensors(b), strict=True))
+
+    return same
 
 
-agree = exercise("buckets-ranks-agree", "ranks_agree", call=observe_agreement, expect=expected_agreement,
-                 returns="observation", diagnoses=(Diagnosis(_split_verdict, SPLIT_VERDICT),))
-agree.case("identical", "[ranks_agree(model) on each of 2 ranks] with identical parameters",
-           lambda: ("identical", 2), otherwise=IDENTICAL)
-agree.case("one-rank-differs", "[ranks_agree(model) on each of 2 ranks] with rank 1 added 1 to one weight",
-           lambda: ("one-rank-differs", 2), otherwise=ONE_DIFFERS)
-agree.case("sum-preserving-swap",
-           "[ranks_agree(model) on each of 2 ranks] with rank 1 swapped two weights: same sum, same norm",
-           lambda: ("sum-preserving-swap", 2), otherwise=SUM_FOOLED)
-agree.case("one-ulp",
-           "[ranks_agree(model) on each of 2 ranks] with rank 1 moved one weight by one unit in the last place",
-           lambda: ("one-ulp", 2), otherwise=TOLERANCE, hidden=True)
-agree.case("checksum-preserving",
-           "[ranks_agree(model) on each of 2 ranks] with rank 1 changed three weights by +1/8, -1/4, +1/8: "
-           "every parameter keeps its sum and its index-weighted sum",
-           lambda: ("checksum-preserving", 2), otherwise=SUM_FOOLED, hidden=True)
-agree.case("third-rank-differs", "[ranks_agree(model) on each of 3 ranks] with 3 ranks, rank 2 changed one weight",
-           lambda: ("third-rank-differs", 3), otherwise=EVERY_RANK, hidden=True)
+def _checksum(t: torch.Tensor) -> torch.Tensor:
+    values = t.reshape(-1).double()
+    return torch.stack([values.sum(), (values * torch.arange(1, values.numel() + 1, dtype=torch.float64)).sum()])
+
+
+def _close(a: dict, b: dict) -> bool:
+    return all(bool(torch.allclose(x, y)) if x.is_floating_point() else bool(torch.equal(x, y))
+               for x, y in zip(_tensors(a), _tensors(b), strict=True))
+
+
+def _everyone(same: Callable[[dict, dict], bool]) -> Callable[[list], list[bool]]:
+    """Every rank says whether every rank's state is the same as rank 0's."""
+    return lambda states: [all(same(states[0], s) for s in states[1:])] * len(states)
+
+
+VERDICT_RULES: dict[str, Callable[[list], list[bool]]] = {
+    "reference": _everyone(_equal),
+    "sums": _everyone(_by(lambda t: t.sum())),
+    "checksums": _everyone(_by(_checksum)),
+    "allclose": _everyone(_close),
+    "parameters-only": _everyone(lambda a, b: _equal(a, b, "parameters")),
+    "local-verdict": lambda states: [_equal(states[0], s) for s in states],
+    "first-two-ranks": lambda states: [_equal(states[0], states[1])] * len(states),
+}
+
+
+def agreement_rule(verdicts_of: Callable[[list], list[bool]]) -> Callable[[Any], dict]:
+    """The observation an answer that decides as ``verdicts_of`` gives on the reported states."""
+
+    def rule(found: Any) -> dict:
+        runs = found["states"]
+        if type(runs) is not list or not runs or len({len(states) for states in runs}) != 1 or len(runs[0]) < 2:
+            raise ValueError("not the driver's report")
+        truths = {_equal(states[0], s) for states in runs for s in states[1:]}
+        per_run = [all(_equal(states[0], s) for s in states[1:]) for states in runs]
+        if truths != {True, False} or set(per_run) != {True, False}:
+            raise ValueError("every check holds runs where the ranks agree and runs where they do not")
+        verdicts = " ".join("".join("T" if v else "F" for v in verdicts_of(states)) for states in runs)
+        return {"verdicts": verdicts, "not a bool": [], "changed": [], "states": runs}
+
+    return rule
+
+
+for _name, _verdicts in VERDICT_RULES.items():
+    GIVEN[f"buckets-ranks-agree/{_name}"] = agreement_rule(_verdicts)
+
+
+def _show_agreement(inputs: tuple) -> str:
+    (into, hidden, out, _seed, _count), change, changer, world, *_ = inputs
+    also = "" if change == "running" else ", in some it changes a running mean"
+    return (f"Linear({into}, {hidden}) → BatchNorm1d({hidden}) → Linear({hidden}, {out}) on {world} ranks, "
+            f"{RUNS} runs: in some runs rank {changer} {CHANGES[change]}{also}, in the others nothing")
+
+
+def _agree_inputs(change: str, changer: int = 1, world: int = 2) -> Callable[[Draw], tuple]:
+    return lambda draw: (agree_spec(draw), change, changer, world)
+
+
+agree = exercise("buckets-ranks-agree", "ranks_agree", call=observe_agreement, returns="observation",
+                 show=_show_agreement)
+AGREE_CASES = {
+    # name: (change, changer, world size, hidden, points)
+    "swap": ("swap", 1, 2, False, 1),
+    "running-mean": ("running", 1, 2, False, 1),
+    "one-ulp": ("ulp", 1, 2, True, 1),
+    "checksum-kept": ("checksum", 1, 2, True, 1),
+    "counter": ("counter", 1, 2, True, 1),
+    "third-rank": ("weight", 2, 3, True, 1),
+}
+for _name, (_change_of, _changer, _world, _hidden, _points) in AGREE_CASES.items():
+    agree.case(_name, "ranks_agree(module) on every rank", _agree_inputs(_change_of, _changer, _world),
+               hidden=_hidden, points=_points)
 
 
 # --------------------------------------------------------------------------- buckets-safe-logging
@@ -183,219 +312,64 @@ def logging_batch(seed: int, step: int, rank: int) -> tuple[torch.Tensor, torch.
     return x, x.sum(1, keepdim=True).sin()
 
 
-def logged_value(grad: torch.Tensor) -> float:
-    """What the buggy step logs: the largest entry of the unit-norm gradient of the first parameter."""
-    return (grad / grad.norm()).abs().max().item()
-
-
-def _logging_worker(answer: Callable, seed: int, steps: int) -> tuple[list[Any], torch.Tensor]:
+def _logging_worker(answer: Callable, seed: int, steps: int, *, _model: Callable = logging_model,
+                    _batch: Callable = logging_batch) -> Any:
     import torch.distributed as dist
     from torch.nn.parallel import DistributedDataParallel
 
-    model = DistributedDataParallel(logging_model(seed))
+    model = DistributedDataParallel(_model(seed))
     optimizer = torch.optim.SGD(model.parameters(), lr=LR)
-    logged = [answer(model, optimizer, logging_batch(seed, step, dist.get_rank())) for step in range(steps)]
+    logged = []
+    for step in range(steps):
+        try:
+            value = answer(model, optimizer, _batch(seed, step, dist.get_rank()))
+        except NotImplementedError:
+            return NOT_ANSWERED
+        logged.append(value if type(value) in (float, int, bool) or value is None
+                      else value.detach().clone() if type(value) is torch.Tensor
+                      else f"<{type(value).__module__}.{type(value).__qualname__}>")
     return logged, torch.cat([p.detach().reshape(-1) for p in model.parameters()])
 
 
-def observe_training(answer: Callable, seed: int, steps: int) -> dict[str, Any]:
-    """Train a DDP model on two ranks with the answer's step: rank 0's logged values and parameters,
-    and whether the ranks' parameters are still bitwise identical."""
-    (logged, params), (_, other) = run_answer_on_ranks(_logging_worker, answer, seed, steps)
-    for value in logged:
-        if type(value) is not float:
-            raise AnswerTypeError(f"train_step_fixed must return the logged value as a Python float on rank 0, "
-                                  f"found {type(value).__name__}")
-    return {"ranks_identical": torch.equal(params, other), "logged": logged, "params": params}
+def observe_training(answer: Callable, seed: int, steps: int, *, _run: Callable = run_answer_on_ranks,
+                     _worker: Callable = _logging_worker) -> dict[str, Any]:
+    """Train the chapter's DDP model on two ranks with the answer's step: what rank 0 logged at
+    each step, whether the ranks' parameters are still bitwise identical, and rank 0's parameters."""
+    (logged, params), (_, other) = _run(_worker, answer, seed, steps)
+    return {"logged on rank 0": logged, "ranks identical": bool(torch.equal(params, other)),
+            "parameters": params}
 
 
-def expected_training(seed: int, steps: int) -> dict[str, Any]:
-    """Trusted: one process simulates DDP (the average of the ranks' gradients) and logs from a copy."""
-    model = logging_model(seed)
-    params = list(model.parameters())
-    optimizer = torch.optim.SGD(params, lr=LR)
-    logged = []
-    for step in range(steps):
-        per_rank = []
-        for rank in range(WORLD_SIZE):
-            model.zero_grad()
-            x, y = logging_batch(seed, step, rank)
-            F.mse_loss(model(x), y).backward()
-            per_rank.append([p.grad / WORLD_SIZE for p in params])
-        for p, grads in zip(params, zip(*per_rank, strict=True), strict=True):
-            p.grad = functools.reduce(torch.add, grads)
-        logged.append(logged_value(params[0].grad))
-        optimizer.step()
-    return {"ranks_identical": True, "logged": logged,
-            "params": torch.cat([p.detach().reshape(-1) for p in params])}
+def _show_training(inputs: tuple) -> str:
+    seed, steps = inputs
+    return f"{steps} DDP steps on 2 ranks (model and batches of seed {seed})"
 
 
-DIVERGED = (
-    "the ranks diverged: an in-place edit of a gradient on one rank after backward (through p.grad, "
-    ".data or .detach(), which all share its memory) changes only that rank's update, silently. Compute "
-    "the logged value from a new tensor (grad / grad.norm()) and leave p.grad untouched."
-)
-UPDATE_CHANGED = (
-    "the ranks agree but the model no longer trains as intended: the optimizer must step with the averaged "
-    "gradient unchanged. Normalising p.grad in place on every rank keeps the ranks together yet changes "
-    "every update; logging must not edit the gradient."
-)
-LOGGED_WRONG = (
-    "the logged value must be what the buggy step logged: the largest absolute entry of the first "
-    "parameter's gradient divided by its norm, after the gradients were averaged (after backward)."
-)
-
-
-def _diverged(found: object, _inputs: tuple) -> bool:
-    return type(found) is dict and found.get("ranks_identical") is False
-
-
-def _update_changed(found: object, inputs: tuple) -> bool:
-    if type(found) is not dict or type(found.get("params")) is not torch.Tensor:
-        return False
-    return not close(found["params"], expected_training(*inputs)["params"])
-
-
-safe_logging = exercise(
-    "buckets-safe-logging", "train_step_fixed", call=observe_training, expect=expected_training,
-    returns="observation", otherwise=LOGGED_WRONG,
-    diagnoses=(Diagnosis(_diverged, DIVERGED), Diagnosis(_update_changed, UPDATE_CHANGED)),
-    agree=functools.partial(close, rtol=1e-5, atol=1e-6), points=2,
-)
-safe_logging.case("three-steps", "3 DDP steps with train_step_fixed on 2 ranks (seed 0)", lambda: (0, 3))
-safe_logging.case("four-steps-other-data", "4 DDP steps with train_step_fixed on 2 ranks (seed 5)", lambda: (5, 4),
-                  hidden=True)
+safe_logging = exercise("buckets-safe-logging", "train_step_fixed", call=observe_training, returns="observation",
+                        agree="close", show=_show_training)
+STEP_PROBE = "train_step_fixed(model, optimizer, batch)"
+safe_logging.case("three-steps", STEP_PROBE, lambda draw: (draw.integer(0, 99), 3), points=2)
+safe_logging.case("five-steps", STEP_PROBE, lambda draw: (draw.integer(100, 999), 5), hidden=True, points=3)
 
 
 # --------------------------------------------------------------------------- buckets-selftest
-def _rank_local_edit_facts() -> dict[str, Any]:
-    """One DDP step where rank 0 doubles a gradient after backward: did anything raise, do the ranks
-    still agree, and by what did DDP divide the summed gradients?"""
-    import torch.distributed as dist
-    from torch.nn.parallel import DistributedDataParallel
-
-    model = DistributedDataParallel(small_model())
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    x = torch.full((2, 4), float(dist.get_rank() + 1))
-    local = small_model()
-    local(x).sum().backward()
-    model(x).sum().backward()
-    summed = local[0].bias.grad.clone()
-    dist.all_reduce(summed)
-    divisor = round((summed / model.module[0].bias.grad).mean().item())
-    raised = False
-    try:
-        if dist.get_rank() == 0:
-            model.module[0].weight.grad.mul_(2.0)
-        optimizer.step()
-    except RuntimeError:
-        raised = True
-    params = torch.cat([p.detach().reshape(-1) for p in model.parameters()])
-    gathered = [torch.empty_like(params) for _ in range(dist.get_world_size())]
-    dist.all_gather(gathered, params)
-    return {"raised": raised, "agree": all(torch.equal(gathered[0], g) for g in gathered), "divisor": divisor}
-
-
-@functools.cache
-def rank_local_edit_facts() -> dict[str, Any]:
-    """Trusted, measured once per process on two real ranks."""
-    return run_answer_on_ranks(_rank_local_edit_facts)[0]
-
-
-# The self-test's cases, measured on real ranks: gradients of 599,076 bytes each under a 1 MiB
-# bucket_cap_mb, a weight of 7 rows sharded over 2 ranks, and a one-rank write to a clone.
 SELFTEST_FEATURES = 387
 SELFTEST_LAYERS = 3
 SELFTEST_CAP_MB = 1
 SELFTEST_SHARDED = (3, 7)  # nn.Linear(3, 7): a (7, 3) weight
+SELFTEST_FLAT = (4, 3)  # nn.Linear(4, 3) under FSDP1: 12 + 3 = 15 elements over 2 ranks
 
-
-def _transfer_facts() -> dict[str, Any]:
-    """On each rank: how many buckets the second iteration reduces, how many weight elements this
-    rank's FSDP2 shard holds, and whether ranks agree after one rank wrote to a clone of p.grad."""
-    import torch.distributed as dist
-    from torch.distributed.device_mesh import init_device_mesh
-    from torch.distributed.fsdp import fully_shard
-    from torch.nn.parallel import DistributedDataParallel
-
-    torch.manual_seed(0)
-    layers = nn.Sequential(*[nn.Linear(SELFTEST_FEATURES, SELFTEST_FEATURES, bias=False)
-                             for _ in range(SELFTEST_LAYERS)])
-    ddp = DistributedDataParallel(layers, bucket_cap_mb=SELFTEST_CAP_MB)
-    reduced: list[int] = []
-
-    def counting_hook(state, bucket):  # DDP reads these annotations: leave them out
-        reduced[-1] += 1
-        work = dist.all_reduce(bucket.buffer().div_(dist.get_world_size()), async_op=True)
-        return work.get_future().then(lambda fut: fut.value()[0])
-
-    ddp.register_comm_hook(None, counting_hook)
-    for _ in range(2):
-        reduced.append(0)
-        ddp(torch.randn(2, SELFTEST_FEATURES)).sum().backward()
-
-    sharded = nn.Linear(*SELFTEST_SHARDED)
-    fully_shard(sharded, mesh=init_device_mesh("cpu", (dist.get_world_size(),)))
-    local = sharded.weight.to_local().numel()
-
-    model = DistributedDataParallel(small_model(), gradient_as_bucket_view=True)
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    for _ in range(2):
-        optimizer.zero_grad()
-        model(torch.randn(5, 4) + dist.get_rank()).sum().backward()
-        if dist.get_rank() == 0:
-            logged = next(model.parameters()).grad.clone()
-            logged.mul_(2.0)
-        optimizer.step()
-    params = torch.cat([p.detach().reshape(-1) for p in model.parameters()])
-    gathered = [torch.empty_like(params) for _ in range(dist.get_world_size())]
-    dist.all_gather(gathered, params)
-    return {"buckets after the rebuild": reduced[1], "local elements": local,
-            "agree after a clone edit": all(torch.equal(gathered[0], g) for g in gathered)}
-
-
-@functools.cache
-def transfer_facts() -> list[dict[str, Any]]:
-    """Trusted, measured once per process on two real ranks: each rank's facts, in rank order."""
-    return run_answer_on_ranks(_transfer_facts)
-
-
-def _selftest_expectations() -> dict[str, tuple[str, str, Callable[[], object], str]]:
-    """Question key -> (question, result kind, expected value (computed lazily), misconception)."""
-    gradient_bytes = SELFTEST_FEATURES * SELFTEST_FEATURES * 4
-    rows, columns = SELFTEST_SHARDED[1], SELFTEST_SHARDED[0]
-    return {
-        "q1": (f"DDP with bucket_cap_mb={SELFTEST_CAP_MB} and its other defaults wraps "
-               f"{SELFTEST_LAYERS} nn.Linear({SELFTEST_FEATURES}, {SELFTEST_FEATURES}, bias=False) "
-               f"layers ({gradient_bytes:,} bytes of gradient each): how many buckets does the second "
-               "iteration's backward all-reduce (int)?", "int",
-               lambda: transfer_facts()[0]["buckets after the rebuild"],
-               "from the second iteration on, DDP reduces the buckets it rebuilt in gradient-arrival "
-               "order, and bucket_cap_mb is a threshold, not a capacity: a bucket closes once it has "
-               "reached the limit, so it can hold more than the limit. Add the gradients up in arrival "
-               "order and close the bucket at the first sum that reaches it."),
-        "q2": (f"fully_shard on 2 ranks shards an nn.Linear({columns}, {rows}), whose weight has shape "
-               f"({rows}, {columns}): how many elements of the weight does rank 1 hold, "
-               "weight.to_local().numel() (int)?", "int",
-               lambda: transfer_facts()[1]["local elements"],
-               "FSDP2 cuts dim 0 the way torch.chunk cuts it: pieces of ceil(rows / ranks) rows with a "
-               "shorter last piece, and a rank's local shard holds its rows times the other dimensions (the "
-               "storage behind it is padded to the first piece's size)."),
-        "q3": ("DDP with gradient_as_bucket_view=True: after backward, rank 0 alone runs "
-               "g = p.grad.clone(); g.mul_(2) for a log, then every rank steps. Do the ranks still hold "
-               "identical parameters (True/False)?", "bool",
-               lambda: transfer_facts()[0]["agree after a clone edit"],
-               "clone() copies onto new memory: a write to the copy reaches neither the bucket nor "
-               "p.grad, so every rank steps with the same gradient. Only a write to p.grad itself (or a "
-               "view, detach() or .data of it) on one rank makes the ranks diverge."),
-        "q4": ("Rank 0 alone runs p.grad.mul_(2) after backward() under DDP, then every rank steps: does "
-               "anything raise (True/False)?", "bool", lambda: rank_local_edit_facts()["raised"],
-               "nothing checks that ranks hold the same gradients after the all-reduce: the edit passes "
-               "silently and the ranks diverge."),
-        "q5": ("DDP on 2 ranks: after backward, p.grad equals the sum of the ranks' gradients divided by "
-               "what (int)?", "int", lambda: rank_local_edit_facts()["divisor"],
-               "DDP averages: it divides the all-reduced sum by the world size."),
-    }
-
-
-selftest("buckets-selftest", _selftest_expectations, hidden=("q4", "q5"))
+SELFTEST_QUESTIONS = {
+    "q1": (f"DDP with bucket_cap_mb={SELFTEST_CAP_MB} and its other defaults wraps {SELFTEST_LAYERS} "
+           f"nn.Linear({SELFTEST_FEATURES}, {SELFTEST_FEATURES}, bias=False) layers: how many buckets does "
+           "the second iteration's backward all-reduce?", "int"),
+    "q2": (f"fully_shard on 2 ranks shards nn.Linear{SELFTEST_SHARDED}: how many elements does rank 1's "
+           "weight.to_local() hold?", "int"),
+    "q3": ("gradient_as_bucket_view=True, zero_grad(set_to_none=False): is kept = p.grad.detach(), taken "
+           "after step 1, still step 1's gradient after step 2's backward?", "bool"),
+    "q4": (f"FSDP1 with use_orig_params=True on 2 ranks wraps nn.Linear{SELFTEST_FLAT}: how many elements "
+           "does rank 1's weight hold?", "int"),
+    "q5": ("DDP on 3 ranks with a comm hook that all-reduces bucket.buffer() without dividing: p.grad is the "
+           "sum of the ranks' gradients divided by what?", "int"),
+}
+selftest("buckets-selftest", SELFTEST_QUESTIONS, hidden=("q4", "q5"))

@@ -1,9 +1,14 @@
-"""The closed-book companion of Chapter 6, "Gradient buckets and flat shards": its cases.
+"""The closed-book companion of Chapter 6, "Gradient buckets and flat shards": how
+``buckets-flatten`` is checked.
 
 ``flatten_into_buffer(module)`` puts every parameter of a module into one flat buffer and makes
-each parameter a view into it at its offset, as DDP's buckets and FSDP's flat parameters do. Every
-case is a trusted driver run on the learner's function and on a reference, around the chapter's
-model, a model with buffers and a frozen parameter, and models drawn per call.
+each parameter read its slice of it, as DDP's buckets and FSDP1's flat parameters do. The drivers
+call it on grader-owned modules — the chapter's two-layer model, a model with BatchNorm buffers
+and a frozen bias, and models drawn per run — and report what it did to them as data: the values
+the buffer and the parameters hold, where each parameter's elements lie in the buffer's memory,
+whether the parameters are still the module's own, and what a write to the buffer and an optimizer
+step on the parameters reach. The visible check looks only at the form of the result; every check
+of behaviour is hidden. The key is in ``answer_key.buckets_closed_book``.
 
 Defined in the closed-book companion of Chapter 6 (notebooks/buckets-closed-book/buckets-closed-book.ipynb).
 """
@@ -17,201 +22,169 @@ import torch
 from torch import nn
 
 from autograder.buckets import small_model
-from autograder.checks import Diagnosis, exercise
+from autograder.cases import AnswerTypeError, exercise
 from autograder.draw import Draw
-from autograder.values import AnswerTypeError, same_storage
+
+Make = Callable[[], nn.Module]
 
 
 def normed_model() -> nn.Module:
     """A model with buffers (BatchNorm's running statistics) and a frozen parameter."""
     model = nn.Sequential(nn.Linear(3, 5), nn.BatchNorm1d(5), nn.Linear(5, 1, bias=False))
-    torch.manual_seed(1)
+    generator = torch.Generator().manual_seed(1)
     with torch.no_grad():
         for p in model.parameters():
-            p.copy_(torch.randn_like(p))
+            p.copy_(torch.randn(p.shape, generator=generator))
     model[0].bias.requires_grad_(False)
     return model
 
 
-def drawn_model(draw: Draw) -> Callable[[], nn.Module]:
-    """A factory of a model drawn from the seed: 2–4 linear layers of drawn widths, some with
-    BatchNorm between them, some biases frozen."""
-    widths = [draw.integer(2, 6) for _ in range(draw.integer(3, 5))]
-    normed = [draw.choice([False, True]) for _ in widths[1:-1]]
-    frozen = [draw.choice([False, False, True]) for _ in widths[1:]]
-    seed = draw.integer(0, 10_000)
+class DrawnModel:
+    """A factory of the model a seed draws: 2–4 linear layers of drawn widths, BatchNorm between
+    some of them, some biases frozen. A fresh model on every call."""
 
-    def make() -> nn.Module:
+    def __init__(self, draw: Draw) -> None:
+        self.widths = [draw.integer(2, 6) for _ in range(draw.sized(2, 4) + 1)]
+        self.normed = [draw.choice([False, True]) for _ in self.widths[1:-1]]
+        self.frozen = [draw.choice([False, False, True]) for _ in self.widths[1:]]
+        self.seed = draw.integer(0, 10_000)
+
+    def __call__(self) -> nn.Module:
         layers: list[nn.Module] = []
-        for i, (n_in, n_out) in enumerate(zip(widths, widths[1:], strict=False)):
+        for i, (n_in, n_out) in enumerate(zip(self.widths, self.widths[1:], strict=False)):
             layers.append(nn.Linear(n_in, n_out))
-            if i < len(normed) and normed[i]:
+            if i < len(self.normed) and self.normed[i]:
                 layers.append(nn.BatchNorm1d(n_out))
         model = nn.Sequential(*layers)
-        with torch.random.fork_rng(devices=[]):
-            torch.manual_seed(seed)
-            with torch.no_grad():
-                for p in model.parameters():
-                    p.copy_(torch.randn_like(p))
-        linears = [m for m in model if isinstance(m, nn.Linear)]
-        for layer, freeze in zip(linears, frozen, strict=True):
+        generator = torch.Generator().manual_seed(self.seed)
+        with torch.no_grad():
+            for p in model.parameters():
+                p.copy_(torch.randn(p.shape, generator=generator))
+        for layer, freeze in zip([m for m in model if isinstance(m, nn.Linear)], self.frozen, strict=True):
             layer.bias.requires_grad_(not freeze)
         return model
 
-    return make
+    def describe(self) -> str:
+        parts = []
+        for i, (n_in, n_out) in enumerate(zip(self.widths, self.widths[1:], strict=False)):
+            parts.append(f"Linear({n_in}, {n_out}{', bias frozen' if self.frozen[i] else ''})")
+            if i < len(self.normed) and self.normed[i]:
+                parts.append(f"BatchNorm1d({n_out})")
+        return " → ".join(parts)
+
+    def layout_size(self) -> int:
+        """How large the model is, for the smallest counterexample."""
+        return sum(a * b + b for a, b in zip(self.widths, self.widths[1:], strict=False))
 
 
-def reference_flatten(module: nn.Module) -> torch.Tensor:
-    """Trusted reference: copy every parameter into one buffer, then make each a view into it."""
-    params = list(module.parameters())
-    flat = torch.empty(sum(p.numel() for p in params), dtype=params[0].dtype)
-    offset = 0
-    for p in params:
-        n = p.numel()
-        flat[offset:offset + n].copy_(p.detach().reshape(-1))
-        p.data = flat[offset:offset + n].view_as(p)
-        offset += n
-    return flat
+def _show(inputs: tuple) -> str:
+    make = inputs[0]
+    if isinstance(make, DrawnModel):
+        return make.describe()
+    return {small_model: "the chapter's two-layer model", normed_model: "Linear(3, 5) → BatchNorm1d(5) → "
+            "Linear(5, 1, bias=False), the first bias frozen"}.get(make, "a model")
 
 
-def _flatten(answer: Callable, make: Callable[[], nn.Module]) -> tuple[nn.Module, list, list, Any]:
+# ----------------------------------------------------------------------------------- drivers
+def _flattened(answer: Callable, make: Make) -> tuple[nn.Module, list, list, list, torch.Tensor]:
     model = make()
     params = list(model.parameters())
-    before = [p.detach().clone() for p in params]
+    trains = [p.requires_grad for p in params]
+    buffers = [(b, b.detach().clone()) for b in model.buffers()]
     flat = answer(model)
     if type(flat) is not torch.Tensor:
-        raise AnswerTypeError(f"flatten_into_buffer must return the flat torch.Tensor, found {type(flat).__name__}")
-    return model, params, before, flat
+        raise AnswerTypeError(f"flatten_into_buffer must return a torch.Tensor, found "
+                              f"{type(flat).__module__}.{type(flat).__qualname__}")
+    return model, params, trains, buffers, flat
 
 
-def observe_views(answer: Callable, make: Callable[[], nn.Module]) -> list[bool]:
-    """For each parameter: is it (still) a view into the returned buffer's memory?"""
-    model, params, _, flat = _flatten(answer, make)
-    return [same_storage(p, flat) for p in model.parameters()]
+def _values(tensors: list[torch.Tensor]) -> list[torch.Tensor]:
+    return [t.detach().clone() for t in tensors]
 
 
-def observe_values(answer: Callable, make: Callable[[], nn.Module]) -> list[bool]:
-    """For each parameter: are its values unchanged by the flattening?"""
-    model, _, before, _ = _flatten(answer, make)
-    return [torch.equal(p.detach(), b) for p, b in zip(model.parameters(), before, strict=True)]
+def _where(p: torch.Tensor, flat: torch.Tensor) -> int | None:
+    """Where ``p``'s elements start in ``flat``'s elements, when they lie, in order, inside its
+    memory (None otherwise)."""
+    if p.numel() == 0 or flat.numel() == 0 or p.dtype != flat.dtype or not p.is_contiguous():
+        return None
+    start, end = flat.data_ptr(), flat.data_ptr() + flat.numel() * flat.element_size()
+    at = p.data_ptr()
+    if not (start <= at and at + p.numel() * p.element_size() <= end) or (at - start) % p.element_size():
+        return None
+    return (at - start) // p.element_size()
 
 
-def observe_layout(answer: Callable, make: Callable[[], nn.Module]) -> dict[str, bool]:
-    """Is the buffer one 1-D tensor exactly as long as all parameters, each on its own slots?"""
-    model, _, _, flat = _flatten(answer, make)
-    params = list(model.parameters())
-    total = sum(p.numel() for p in params)
-    # Slots of the parameters that are views of the buffer (the "views" case reports the others).
-    slots: list[int] = []
-    for p in params:
-        if same_storage(p, flat):
-            start = p.storage_offset() - flat.storage_offset()
-            slots += range(start, start + p.numel())
+def observe_values(answer: Callable, make: Make, *, _flattened: Callable = _flattened) -> dict[str, Any]:
+    """What the buffer holds, and what the module's parameters hold, after the call."""
+    model, _params, _trains, _buffers, flat = _flattened(answer, make)
+    return {"buffer": flat.detach().clone(), "parameters": _values(list(model.parameters()))}
+
+
+def observe_places(answer: Callable, make: Make, *, _flattened: Callable = _flattened) -> dict[str, Any]:
+    """Where each of the module's parameters lies in the buffer's memory (an element offset, or
+    None when it lies elsewhere); whether they are the objects the module had, trainable as
+    before; and whether its buffers (BatchNorm's statistics) are the tensors and values they were."""
+    model, params, trains, buffers, flat = _flattened(answer, make)
+    now = list(model.parameters())
     return {
-        "one_dimension": flat.dim() == 1,
-        "length_is_parameter_count": flat.numel() == total,
-        "parameters_on_own_slots": len(set(slots)) == len(slots) and all(0 <= s < total for s in slots),
+        "offsets in the buffer": [_where(p, flat) for p in now],
+        "the module's own parameters": len(now) == len(params) and all(a is b for a, b in zip(now, params,
+                                                                                         strict=True)),
+        "leaves, requires_grad as before": [type(p) is nn.Parameter and p.is_leaf and p.requires_grad == t
+                                            for p, t in zip(now, trains, strict=False)],
+        "buffers kept": [b is now_b and torch.equal(b, kept) for (b, kept), now_b in
+                         zip(buffers, model.buffers(), strict=False)],
     }
 
 
-def observe_write_through(answer: Callable, make: Callable[[], nn.Module]) -> list[bool]:
-    """After ``flat.mul_(2)`` on the buffer: does each parameter show the doubled values?"""
-    model, _, before, flat = _flatten(answer, make)
+def observe_write(answer: Callable, make: Make, *, _flattened: Callable = _flattened) -> dict[str, Any]:
+    """The parameters' values after ``buffer.mul_(2)``."""
+    model, _params, _trains, _buffers, flat = _flattened(answer, make)
     with torch.no_grad():
         flat.mul_(2.0)
-    return [torch.equal(p.detach(), 2.0 * b) for p, b in zip(model.parameters(), before, strict=True)]
+    return {"parameters after buffer.mul_(2)": _values(list(model.parameters()))}
 
 
-def observe_step_through(answer: Callable, make: Callable[[], nn.Module]) -> dict[str, Any]:
-    """Train one SGD step on ``model.parameters()``: are they still trainable leaves, and does the
-    buffer hold the stepped values?"""
-    model, params, _, flat = _flatten(answer, make)
-    now = list(model.parameters())
-    optimizer = torch.optim.SGD(now, lr=0.5)
-    torch.manual_seed(3)
-    x = torch.randn(6, model[0].in_features)
+def observe_step(answer: Callable, make: Make, *, _flattened: Callable = _flattened) -> dict[str, Any]:
+    """The buffer's values after one SGD step on ``module.parameters()``."""
+    model, _params, _trains, _buffers, flat = _flattened(answer, make)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
+    x = torch.randn(6, model[0].in_features, generator=torch.Generator().manual_seed(3))
     model(x).pow(2).mean().backward()
     optimizer.step()
-    stepped = torch.cat([p.detach().reshape(-1) for p in now]) if now else torch.zeros(0)
-    return {
-        "same_parameter_objects": len(now) == len(params) and all(a is b for a, b in zip(now, params, strict=False)),
-        "parameters_are_leaves": all(type(p) is nn.Parameter and p.is_leaf for p in now),
-        "buffer_holds_stepped_values": flat.shape == stepped.shape and torch.equal(flat.detach(), stepped),
-    }
+    return {"buffer after an optimizer step": flat.detach().clone()}
 
 
-CAT_COPIES = (
-    "torch.cat (and flatten, reshape of a copy, clone) copies the parameters into new memory: the buffer "
-    "then holds their values, but the parameters do not read it, so a write to the buffer never reaches "
-    "them. Each parameter must come to read its own slice of the buffer, as the same nn.Parameter object."
-)
-VALUES_LOST = (
-    "pointing a parameter at a slice of a fresh buffer replaces its values with whatever the buffer held: "
-    "copy each parameter's values into its slice first, then make the parameter a view of that slice."
-)
-OVERLAP = (
-    "each parameter needs its own slots: advance the offset by p.numel() after each parameter, and size the "
-    "buffer as the total number of parameter elements (buffers such as BatchNorm's running mean are not "
-    "parameters)."
-)
-NOT_PARAMETERS = (
-    "replacing the parameters (setattr, or registering new tensors) breaks the module: optimizers and DDP "
-    "hold the original nn.Parameter objects. Keep the objects and change only the memory they read. "
-    "Assigning p.data re-points a parameter at other memory before any graph uses it, which is right "
-    "here; writing through .data into a tensor a graph saved hides the write from the version counter, "
-    "which is the trap of Chapters 2 and 7."
-)
-WRITE_THROUGH = (
-    "a write to the buffer must show in every parameter: that is what makes one all-reduce of the buffer "
-    "update all the parameters. The parameters must be views of the buffer, not copies."
-)
+# ------------------------------------------------------------------------------------ cases
+def _model(draw: Draw) -> tuple[DrawnModel]:
+    return (DrawnModel(draw),)
 
 
-def _all_false(found: object, _inputs: tuple) -> bool:
-    return type(found) is list and bool(found) and not any(found)
+# Values are compared with a float tolerance: the step's arithmetic may run on another number of
+# threads in the grading sandbox than in the process that computes the key.
+flatten = exercise("buckets-flatten", "flatten_into_buffer", returns="observation", agree="close", show=_show)
+flatten.case("form", "flatten_into_buffer(module)", lambda: (small_model(),), form="tensor", points=0,
+             show=lambda inputs: "the chapter's two-layer model")
 
-
-def _detached_parameters(found: object, _inputs: tuple) -> bool:
-    return type(found) is dict and not found.get("same_parameter_objects", True)
-
-
-def like_reference(observe: Callable[..., Any]) -> Callable[..., Any]:
-    """A case's expected value: the same observation of the trusted flattening."""
-    return lambda make: observe(reference_flatten, make)
-
-
-flatten = exercise("buckets-flatten", "flatten_into_buffer", returns="observation")
-flatten.case("views", "views of flatten_into_buffer(the chapter's two-layer model)", lambda: (small_model,),
-             call=observe_views, expect=like_reference(observe_views), otherwise=CAT_COPIES,
-             diagnoses=(Diagnosis(_all_false, CAT_COPIES),))
-flatten.case("values", "values of flatten_into_buffer(the chapter's two-layer model)", lambda: (small_model,),
-             call=observe_values, expect=like_reference(observe_values), otherwise=VALUES_LOST)
-flatten.case("layout", "layout of flatten_into_buffer(the chapter's two-layer model)", lambda: (small_model,),
-             call=observe_layout, expect=like_reference(observe_layout), otherwise=OVERLAP)
-flatten.case("step-through", "step-through of flatten_into_buffer(the chapter's two-layer model)",
-             lambda: (small_model,),
-             call=observe_step_through, expect=like_reference(observe_step_through), otherwise=WRITE_THROUGH,
-             diagnoses=(Diagnosis(_detached_parameters, NOT_PARAMETERS),))
-flatten.case("write-through", "write-through of flatten_into_buffer(the chapter's two-layer model)",
-             lambda: (small_model,),
-             call=observe_write_through, expect=like_reference(observe_write_through), otherwise=WRITE_THROUGH,
-             hidden=True)
-flatten.case("normed-views", "views of flatten_into_buffer(a model with BatchNorm buffers and a frozen bias)",
-             lambda: (normed_model,),
-             call=observe_views, expect=like_reference(observe_views), otherwise=CAT_COPIES,
-             diagnoses=(Diagnosis(_all_false, CAT_COPIES),), hidden=True)
-flatten.case("normed-layout", "layout of flatten_into_buffer(a model with BatchNorm buffers and a frozen bias)",
-             lambda: (normed_model,),
-             call=observe_layout, expect=like_reference(observe_layout), otherwise=OVERLAP, hidden=True)
-flatten.case("normed-values", "values of flatten_into_buffer(a model with BatchNorm buffers and a frozen bias)",
-             lambda: (normed_model,),
-             call=observe_values, expect=like_reference(observe_values), otherwise=VALUES_LOST, hidden=True)
-flatten.case("drawn-views", "views of flatten_into_buffer(a hidden model)", lambda draw: (drawn_model(draw),),
-             call=observe_views, expect=like_reference(observe_views), otherwise=CAT_COPIES,
-             diagnoses=(Diagnosis(_all_false, CAT_COPIES),), hidden=True)
-flatten.case("drawn-layout", "layout of flatten_into_buffer(a hidden model)", lambda draw: (drawn_model(draw),),
-             call=observe_layout, expect=like_reference(observe_layout), otherwise=OVERLAP, hidden=True)
-flatten.case("drawn-step-through", "step-through of flatten_into_buffer(a hidden model)",
-             lambda draw: (drawn_model(draw),),
-             call=observe_step_through, expect=like_reference(observe_step_through), otherwise=WRITE_THROUGH,
-             diagnoses=(Diagnosis(_detached_parameters, NOT_PARAMETERS),), hidden=True)
+DRIVERS = {
+    "values": (observe_values, "buffer and parameters after flatten_into_buffer(module)"),
+    "places": (observe_places, "where the module's parameters lie, and whose they are"),
+    "write-through": (observe_write, "the parameters after buffer.mul_(2)"),
+    "step-through": (observe_step, "the buffer after an optimizer step on module.parameters()"),
+}
+CASES = {
+    # name: (driver, model family, points)
+    "chapter-values": ("values", lambda: (small_model,), 1),
+    "chapter-places": ("places", lambda: (small_model,), 1),
+    "normed-values": ("values", lambda: (normed_model,), 1),
+    "normed-places": ("places", lambda: (normed_model,), 1),
+    "drawn-values": ("values", _model, 1),
+    "drawn-places": ("places", _model, 2),
+    "drawn-write-through": ("write-through", _model, 2),
+    "drawn-step-through": ("step-through", _model, 2),
+}
+for _name, (_driver, _inputs, _points) in CASES.items():
+    _call, _probe = DRIVERS[_driver]
+    _drawn = _inputs is _model
+    flatten.case(_name, _probe, _inputs, call=_call, hidden=True, points=_points,
+                 search=_model if _drawn else None, tries=4 if _drawn else 0)

@@ -1,37 +1,32 @@
-"""Chapter 7, the capstone "Keep a failure as a regression test": the cases that grade its exercises.
+"""Chapter 7, the capstone "Keep a failure as a regression test": how its exercises are checked.
 
 The chapter hands the learner a training fragment that fails with the version-counter error far
 from its cause: ``tanh`` saved its output ``hidden`` for backward, and a "dashboard" slice of
-``hidden`` — a view, an alias of the saved tensor — is scaled in place before ``backward()``. The
-learner writes ``fingerprint(fn)`` (the failure's identity: exception type and message), reduces
-the fragment to a 1-minimal ``broken()`` (graded by deleting each of its statements in turn),
-repairs it as ``fixed()`` returning the gradient the fragment meant to compute, and keeps both as
-``test_regression()``, graded by mutation (:mod:`autograder.reduction`).
+``hidden`` — a view of the saved tensor — is scaled in place before ``backward()``. The learner
+writes ``fingerprint(fn)``, reduces the fragment to a 1-minimal ``broken()``, repairs it as
+``fixed()``, and keeps both as ``test_regression()``, graded by mutation.
+
+What the checks observe (:mod:`autograder.reduction`): what ``broken()`` raised, and the evidence
+only the mechanism leaves — the error left a ``backward`` that ``broken()`` itself called, and the
+graph it built holds a saved tensor that is stale with that very message; how many one-statement
+deletions of ``broken()`` still raise it, and which other functions made torch calls for it;
+what ``fixed()`` returns and sends to the dashboard on inputs the grader draws; and a test's
+verdict on two correct pairs and on each mutant. The keys are in ``answer_key.capstone``.
 
 Defined in Chapter 7, "Keep a failure as a regression test" (notebooks/capstone/capstone.ipynb).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
-import pytest
 import torch
-import torch.nn.functional as F
 
-from autograder.checks import Diagnosis, Exercise, Forbid, exercise, selftest
-from autograder.recorder import DATA
-from autograder.reduction import (
-    NOT_FAILING,
-    VERSION_COUNTER,
-    deletable_count,
-    failure_of,
-    fingerprint_of,
-    notebook_helpers,
-    passes_with,
-)
-from autograder.values import close
+from autograder.cases import exercise, selftest
+from autograder.draw import Draw
+from autograder.reduction import deletions_keeping, passes_with, witnessed_failure
 
 TARGETS = (0, 2, 1, 3, 0)
 
@@ -50,90 +45,141 @@ def readout() -> torch.Tensor:
     return torch.linspace(-1.0, 1.0, 24).reshape(6, 4)
 
 
-def fragment_loss(hidden: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
-    """The fragment's loss: cross-entropy of the targets plus a small weight penalty."""
-    return F.cross_entropy(hidden @ readout(), torch.tensor(TARGETS)) + 1e-3 * w.pow(2).sum()
+def send_to_dashboard(*values: torch.Tensor) -> None:
+    """Send values to the team's dashboard (in this notebook, nowhere)."""
 
 
-def chapter_fragment() -> torch.Tensor:
-    """Trusted copy of the chapter's training fragment (section 1): it fails at backward."""
-    w, x = capstone_inputs()
-    hidden = (x @ w).tanh()
-    loss = fragment_loss(hidden, w)
-    dashboard = hidden[:, 4:]
-    dashboard.mul_(100)
-    loss.backward()
-    return w.grad
+PROVIDERS = (capstone_inputs, readout, send_to_dashboard)
 
 
-def intended_gradient() -> torch.Tensor:
-    """Trusted: the gradient the fragment meant to compute (the dashboard write touches nothing)."""
-    w, x = capstone_inputs()
-    fragment_loss((x @ w).tanh(), w).backward()
-    return w.grad
+# --------------------------------------------------------------------------- stand-ins
+class DrawnInputs:
+    """A stand-in for an inputs function: the same shapes, values drawn from a seed; fresh
+    tensors on every call (``w`` a leaf that requires grad)."""
+
+    def __init__(self, draw: Draw, shapes: tuple[tuple[int, ...], tuple[int, ...]] = ((4, 6), (5, 4))) -> None:
+        self.w, self.x = draw.randn(*shapes[0]), draw.randn(*shapes[1])
+
+    def __call__(self) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.w.clone().requires_grad_(), self.x.clone()
 
 
-def data_gradient() -> torch.Tensor:
-    """What a write through ``.data`` gives: no error, and a gradient computed by ``TanhBackward0``
-    from the overwritten output (``1 - h²`` with ``h`` scaled by 100 in the last two units)."""
-    w, x = capstone_inputs()
-    hidden = (x @ w).tanh()
-    loss = fragment_loss(hidden, w)
-    hidden.data[:, 4:].mul_(100)
-    loss.backward()
-    return w.grad
+class Recorder:
+    """A stand-in for the dashboard or the log: keeps copies of what it is sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[list[Any]] = []
+
+    def __call__(self, *values: Any) -> None:
+        self.sent.append([v.detach().clone() if isinstance(v, torch.Tensor) else repr(v) for v in values])
 
 
-# The reference pair and the grader's mutants, each a self-contained trusted function.
-def reference_broken() -> None:
-    """A 1-minimal reduction of the fragment."""
-    w, x = capstone_inputs()
-    hidden = (x @ w).tanh()
-    hidden[:, 4:].mul_(100)
-    hidden.sum().backward()
+@contextmanager
+def standing_in(function: Any, name: str, value: Any) -> Iterator[None]:
+    """``value`` stands for the global ``name`` of ``function`` while the block runs."""
+    namespace = function.__globals__ if hasattr(function, "__globals__") else {}
+    missing = object()
+    kept = namespace.get(name, missing)
+    namespace[name] = value
+    try:
+        yield
+    finally:
+        if kept is missing:
+            namespace.pop(name, None)
+        else:
+            namespace[name] = kept
 
 
-def silent_broken() -> None:
-    """Mutant: the reduction repaired (the write lands on a copy), so it no longer raises."""
-    w, x = capstone_inputs()
-    hidden = (x @ w).tanh()
-    hidden[:, 4:].clone().mul_(100)
-    hidden.sum().backward()
+def _result(value: Any) -> Any:
+    return value.detach().clone() if type(value) is torch.Tensor else value
 
 
-def leaf_broken() -> None:
-    """Mutant: another RuntimeError (an in-place write to a view of a leaf), raised at once."""
-    w, _x = capstone_inputs()
-    w[:, 4:].mul_(100)
+def fixed_driver(inputs_name: str, sink_name: str, calls: int = 1) -> Callable[..., dict]:
+    """A driver for ``fixed()``: it runs with drawn inputs standing for ``inputs_name`` and a
+    recorder for ``sink_name``; it reports what the last of ``calls`` calls returned and what the
+    calls sent to the sink."""
+
+    def observe(fixed: Callable[[], Any], inputs: DrawnInputs) -> dict[str, Any]:
+        sink = Recorder()
+        with ExitStack() as stack:
+            stack.enter_context(standing_in(fixed, inputs_name, inputs))
+            stack.enter_context(standing_in(fixed, sink_name, sink))
+            found = [fixed() for _ in range(calls)]
+        return {"returned": _result(found[-1]), f"sent to {sink_name}": sink.sent}
+
+    return observe
 
 
-def other_tensor_broken() -> None:
-    """Mutant: the version-counter error, but on the output ``sigmoid`` saved: another fingerprint."""
-    w, x = capstone_inputs()
-    gate = (x @ w).sigmoid()
-    gate[:, 4:].mul_(100)
-    gate.sum().backward()
+def failure_driver(providers: tuple[Callable[..., Any], ...], *,
+                   _witnessed: Callable[..., dict] = witnessed_failure) -> Callable[..., dict]:
+    """A driver for ``broken()``: what it raised and the evidence of where from. (Its helpers are
+    bound when this module is imported: rebinding the modules' names later changes nothing.)"""
+
+    def observe(broken: Callable[[], Any]) -> dict[str, Any]:
+        found = _witnessed(broken, providers)
+        found.pop("torch calls made by other functions")
+        return found
+
+    return observe
 
 
-def reference_fixed() -> torch.Tensor:
-    """The reference repair: the intended gradient."""
-    return intended_gradient()
+def reduction_driver(providers: tuple[Callable[..., Any], ...], *, _witnessed: Callable[..., dict] = witnessed_failure,
+                     _keeping: Callable[..., Any] = deletions_keeping) -> Callable[..., dict]:
+    """A driver for the 1-minimality of ``broken()``: how many one-statement deletions still raise
+    what it raises (counted only when the mechanism raised it), and which other functions made
+    torch calls for it."""
+
+    def observe(broken: Callable[[], Any]) -> dict[str, Any]:
+        found = _witnessed(broken, providers)
+        real = found["raised by a backward it called"] and found["a saved tensor is stale with that message"]
+        kept = _keeping(broken) if real else "its failure was not raised by a backward it called"
+        return {"deletions that keep its failure": kept,
+                "torch calls made by other functions": found["torch calls made by other functions"]}
+
+    return observe
 
 
-def data_fixed() -> torch.Tensor:
-    """Mutant: a ``fixed`` that silences the error with ``.data`` and returns a wrong gradient."""
-    return data_gradient()
+def mutation_driver(pairs: tuple[tuple[Callable, Callable], ...], mutant: tuple[Callable, Callable],
+                    pick: Callable[[Any], Any] = lambda answer: answer, *,
+                    _passes: Callable[..., bool] = passes_with) -> Callable:
+    """A driver for ``test_regression()`` (read from the answer by ``pick``): its verdict on
+    correct pairs and on one mutant."""
+
+    def observe(answer: Any) -> dict[str, Any]:
+        test = pick(answer)
+        return {"passes on correct pairs": [_passes(test, *pair) for pair in pairs],
+                "passes on the mutant": _passes(test, *mutant)}
+
+    return observe
 
 
-def fragment_fingerprint() -> tuple[str, str]:
-    """The fragment's fingerprint, observed (never typed in)."""
-    return fingerprint_of(chapter_fragment)
+def _named(function: Callable[[], Any], name: str) -> Callable[[], Any]:
+    """``function`` under the learner's name, as a test sees it."""
+
+    def call():
+        return function()
+
+    call.__name__ = call.__qualname__ = name
+    return call
 
 
 # --------------------------------------------------------------------------- capstone-fingerprint
-def _saved_output_failure(draw) -> tuple[Callable[[], Any]]:
+class Code:
+    """A grader-owned function that fails (or not) as its description says."""
+
+    def __init__(self, description: str, body: Callable[[], Any], size: int) -> None:
+        self.description, self.body, self.size = description, body, size
+
+    def __call__(self) -> Any:
+        return self.body()
+
+    def layout_size(self) -> int:
+        return self.size
+
+
+def saved_output_failure(draw: Draw) -> tuple[Code]:
     op = draw.choice(("exp", "tanh", "sigmoid"))
-    shape = draw.shape(2, 2, 5)
+    shape = draw.shape(draw.sized(1, 3), 2, 5)
 
     def fails() -> None:
         x = torch.randn(shape).requires_grad_()
@@ -141,11 +187,11 @@ def _saved_output_failure(draw) -> tuple[Callable[[], Any]]:
         y.mul_(2)
         y.sum().backward()
 
-    return (fails,)
+    return (Code(f"fn writes in place to the output {op} saved, of shape {shape}", fails, len(shape)),)
 
 
-def _view_failure(draw) -> tuple[Callable[[], Any]]:
-    size = draw.integer(3, 8)
+def view_failure(draw: Draw) -> tuple[Code]:
+    size = draw.sized(3, 8)
 
     def fails() -> None:
         x = torch.randn(size, requires_grad=True)
@@ -154,357 +200,199 @@ def _view_failure(draw) -> tuple[Callable[[], Any]]:
         a[1:].add_(1)
         loss.backward()
 
-    return (fails,)
+    return (Code(f"fn writes in place through a view of a tensor pow saved, of size {size}", fails, size),)
 
 
-def _leaf_failure(draw) -> tuple[Callable[[], Any]]:
-    size = draw.integer(2, 6)
+def leaf_failure(draw: Draw) -> tuple[Code]:
+    size = draw.sized(2, 6)
 
     def fails() -> None:
         torch.zeros(size, requires_grad=True).add_(1)
 
-    return (fails,)
+    return (Code(f"fn writes in place to a leaf of size {size} that requires grad", fails, size),)
 
 
-def _shape_failure(draw) -> tuple[Callable[[], Any]]:
-    rows, inner, other = draw.integer(2, 5), draw.integer(2, 5), draw.integer(6, 9)
+def shape_failure(draw: Draw) -> tuple[Code]:
+    rows, inner, other = draw.sized(2, 5), draw.integer(2, 5), draw.integer(6, 9)
 
     def fails() -> None:
         torch.ones(rows, inner) @ torch.ones(other, rows)
 
-    return (fails,)
+    return (Code(f"fn multiplies a ({rows}, {inner}) by a ({other}, {rows}) matrix", fails, rows),)
 
 
-def _python_failure(draw) -> tuple[Callable[[], Any]]:
+def python_failure(draw: Draw) -> tuple[Code]:
     rate = -draw.integer(1, 9) / 10
 
     def fails() -> None:
         raise ValueError(f"learning rate {rate} must be positive. Hint: check the schedule")
 
-    return (fails,)
+    return (Code("fn raises a ValueError of its own, with a hint", fails, 1),)
 
 
-def _no_failure(draw) -> tuple[Callable[[], Any]]:
-    size = draw.integer(2, 6)
+def no_failure(draw: Draw) -> tuple[Code]:
+    size = draw.sized(2, 6)
 
     def passes() -> torch.Tensor:
         x = torch.randn(size, requires_grad=True)
         x.exp().sum().backward()
         return x.grad
 
-    return (passes,)
+    return (Code(f"fn runs a backward of size {size} and returns", passes, size),)
 
 
-KEEPS_HINT = (
-    "the fingerprint is the message up to torch's ' Hint:': the hint is the same advice for every "
-    "version-counter error and names nothing about this failure; cut it off (str(err).split(' Hint:')[0])."
-)
-TYPE_NAME = (
-    "the first item is the exception's type name as a str, type(err).__name__ (e.g. 'RuntimeError'), "
-    "not the class, its repr or the error object."
-)
-LETS_IT_THROUGH = (
-    "fingerprint() let the error escape: catch every Exception, not only RuntimeError — a reduction "
-    "can turn the failure into a NameError or a ValueError, and the fingerprint must say so."
-)
-NOT_NONE = "when fn() returns normally there is no failure to fingerprint: return None, not an empty value."
-WHOLE_MESSAGE = (
-    "the fingerprint keeps the message's text before ' Hint:' exactly (shape, operation, versions): "
-    "no repr, no first word only, no lower-casing."
-)
-PAIR = "fingerprint(fn) returns a tuple (type name, message fingerprint) of two str, or None."
+def _show_code(inputs: tuple) -> str:
+    return inputs[0].description
 
 
-def _keeps_hint(found: Any, _inputs: tuple) -> bool:
-    return "Hint:" in found[1]
-
-
-def _type_not_named(found: Any, _inputs: tuple) -> bool:
-    return type(found) is tuple and len(found) == 2 and not str(found[0]).isidentifier()
-
-
-def _not_none(found: Any, _inputs: tuple) -> bool:
-    return found is not None
-
-
-fingerprint = exercise("capstone-fingerprint", "fingerprint", returns="observation", otherwise=WHOLE_MESSAGE,
-                       expect=fingerprint_of)
-_FINGERPRINT_DIAGNOSES = (
-    Diagnosis(lambda found, _inputs: True, LETS_IT_THROUGH, on_raise=True),
-    Diagnosis(lambda found, _inputs: type(found) is not tuple or len(found) != 2, PAIR),
-    Diagnosis(_keeps_hint, KEEPS_HINT),
-    Diagnosis(_type_not_named, TYPE_NAME),
-)
-fingerprint.case("saved-output", "fingerprint(fn): fn writes in place to the output exp/tanh/sigmoid saved",
-                 _saved_output_failure, diagnoses=_FINGERPRINT_DIAGNOSES)
-fingerprint.case("no-error", "fingerprint(fn): fn returns normally", _no_failure,
-                 diagnoses=(Diagnosis(_not_none, NOT_NONE), *_FINGERPRINT_DIAGNOSES))
-fingerprint.case("leaf", "fingerprint(fn): fn writes in place to a leaf", _leaf_failure,
-                 diagnoses=_FINGERPRINT_DIAGNOSES)
-fingerprint.case("view-of-saved-input", "a hidden failure", _view_failure, hidden=True,
-                 diagnoses=_FINGERPRINT_DIAGNOSES)
-fingerprint.case("shape-mismatch", "a hidden failure", _shape_failure, hidden=True,
-                 diagnoses=_FINGERPRINT_DIAGNOSES)
-fingerprint.case("python-error", "a hidden failure", _python_failure, hidden=True,
-                 diagnoses=_FINGERPRINT_DIAGNOSES)
+fingerprint = exercise("capstone-fingerprint", "fingerprint", show=_show_code,
+                       anchors=(saved_output_failure, no_failure))
+FINGERPRINT_CASES = {
+    # name: (family, hidden)
+    "saved-output": (saved_output_failure, False),
+    "no-error": (no_failure, False),
+    "leaf": (leaf_failure, False),
+    "view-of-saved-input": (view_failure, True),
+    "shape-mismatch": (shape_failure, True),
+    "python-error": (python_failure, True),
+}
+for _name, (_family, _hidden) in FINGERPRINT_CASES.items():
+    fingerprint.case(_name, "fingerprint(fn)", _family, hidden=_hidden, search=_family, tries=3)
 
 
 # --------------------------------------------------------------------------- capstone-regression
-NO_ERROR = (
-    "broken() must still fail: a reduction that no longer raises has reduced the bug away. Keep the "
-    "tensor autograd saved, the in-place write through its alias, and the backward() that reads it."
-)
-HAND_RAISED = (
-    "broken() raises the error itself: a regression test of a raise statement keeps nothing. Run the "
-    "statements so that torch raises the version-counter error."
-)
-LEAF_ERROR = (
-    "that is the leaf error (an in-place write to a leaf, or a view of one, that requires grad), "
-    "raised at once; the failure to keep is the version-counter error that backward() raises."
-)
-OTHER_TENSOR = (
-    "the version-counter error, but not this one: its fingerprint names another tensor, operation "
-    "or version. Reduce *this* failure: the [5, 6] output tanh saved, written once through a view."
-)
-OTHER_ERROR = (
-    "broken() must raise the fragment's RuntimeError ('... modified by an inplace operation ...'), "
-    "not another error: a reduction that fails differently reproduces another bug."
-)
-NOT_MINIMAL = (
-    "broken() is not 1-minimal: the grader deleted each statement in turn, and some deletions still "
-    "fail with the same fingerprint (found: how many). Delete statements one at a time, check the "
-    "fingerprint after each, and keep only what the failure needs."
-)
-UNREADABLE = (
-    "broken() cannot be reduced statement by statement: define it with def at the top level of its "
-    "cell, so that the grader can read its source and delete each statement in turn."
-)
-CALLS_HELPER = (
-    "broken() calls a function defined in the notebook: its statements hide inside the helper, out of "
-    "reach of the deletion test. Inline what broken() needs from it."
-)
-STILL_RAISES = (
-    "fixed() still raises the version-counter error: torch.no_grad() and detach() do not stop an "
-    "in-place write from bumping the version of the saved output (a detached view shares its version "
-    "counter). Write the dashboard values into a new tensor: a clone, or out of place."
-)
-DATA_WRITE = (
-    "fixed() reads {call}: writing through .data hides the in-place write from the version counter, "
-    "and backward then computes tanh's gradient from the overwritten output, silently wrong."
-)
-SILENCED = (
-    "that is the gradient of a silenced write: backward read the overwritten output (as a write "
-    "through .data does). Leave tanh's output intact: scale a copy."
-)
-GRADIENT = "fixed() must return w.grad of the fragment's loss: a (4, 6) tensor equal to the intended gradient."
-ACCUMULATES = (
-    "fixed() must start from fresh inputs on every call (w, x = capstone_inputs()): a w kept between "
-    "calls accumulates its .grad, so the second call returns twice the gradient."
-)
+observe_broken = failure_driver(PROVIDERS)
+observe_reduction = reduction_driver(PROVIDERS)
+observe_fixed = fixed_driver("capstone_inputs", "send_to_dashboard")
+observe_fixed_twice = fixed_driver("capstone_inputs", "send_to_dashboard", calls=2)
 
 
-def observe_gradient(answer: Callable[[], Any]) -> Any:
-    """``fixed()``'s result; a version-counter error is reported as a result, not as a crash."""
-    try:
-        return answer()
-    except RuntimeError as err:
-        if VERSION_COUNTER in str(err):
-            return "still raises the version-counter error"
-        raise
+def _drawn(draw: Draw) -> tuple[DrawnInputs]:
+    return (DrawnInputs(draw),)
 
 
-def observe_twice(answer: Callable[[], Any]) -> Any:
-    """``fixed()`` called twice: the second result must be the same gradient."""
-    observe_gradient(answer)
-    return observe_gradient(answer)
-
-
-def _failure_is(test: Callable[[dict], bool]) -> Callable[[Any, tuple], bool]:
-    return lambda found, _inputs: found is not None and test(found)
-
-
-def failure_diagnoses(expected: Callable[[], dict], other_tensor: str = OTHER_TENSOR) -> tuple[Diagnosis, ...]:
-    """How a reduction's failure differs from the fragment's, most specific first.
-
-    Args:
-        expected: The fragment's failure (:func:`~autograder.reduction.failure_of`).
-        other_tensor: The message for the version-counter error on another tensor.
-    """
-    return (
-        Diagnosis(lambda found, _inputs: found is None, NO_ERROR),
-        Diagnosis(_failure_is(lambda f: not f["by_torch"]), HAND_RAISED),
-        Diagnosis(_failure_is(lambda f: "leaf Variable" in f["message"]), LEAF_ERROR),
-        Diagnosis(_failure_is(lambda f: VERSION_COUNTER in f["message"] and f != expected()), other_tensor),
-    )
-
-
-def _is(value: Any) -> Callable[[Any, tuple], bool]:
-    return lambda found, _inputs: found == value
-
-
-def _matches(reference: Callable[[], torch.Tensor]) -> Callable[[Any, tuple], bool]:
-    return lambda found, _inputs: type(found) is torch.Tensor and close(found, reference())
-
-
-def _fragment_failure() -> dict:
-    return failure_of(chapter_fragment)
-
-
-def _minimal(pair: dict) -> int | str:
-    return deletable_count(pair["broken"], fragment_fingerprint())
+def _show_drawn(inputs: tuple) -> str:
+    return "w and x drawn for this check, of the fragment's shapes"
 
 
 # The test cells pass both functions: grade("capstone-regression", {"broken": broken, "fixed": fixed}).
 regression = exercise("capstone-regression", '{"broken": broken, "fixed": fixed}', returns="observation",
-                      agree=close, answer="broken and fixed")
-_GRADIENT_DIAGNOSES = (
-    Diagnosis(_is("still raises the version-counter error"), STILL_RAISES),
-    Diagnosis(_matches(data_gradient), SILENCED),
-)
-regression.case("broken-fingerprint", "fingerprint of broken()", tuple,
-                call=lambda pair: failure_of(pair["broken"]), expect=_fragment_failure,
-                otherwise=OTHER_ERROR, diagnoses=failure_diagnoses(_fragment_failure))
-regression.case("broken-minimal", "statements of broken() that can be deleted, the failure unchanged", tuple,
-                call=_minimal, expect=lambda: 0, otherwise=NOT_MINIMAL, points=2,
-                diagnoses=(Diagnosis(_is(NOT_FAILING), NO_ERROR),
-                           Diagnosis(lambda found, _inputs: type(found) is str, UNREADABLE)))
-regression.case("fixed-gradient", "fixed()", tuple,
-                call=lambda pair: observe_gradient(pair["fixed"]), expect=intended_gradient,
-                otherwise=GRADIENT, diagnoses=_GRADIENT_DIAGNOSES, forbid=(Forbid((DATA,), DATA_WRITE),))
-regression.case("broken-inlined", "functions of the notebook that broken() calls", tuple,
-                call=lambda pair: notebook_helpers(pair["broken"]), expect=list,
-                otherwise=CALLS_HELPER, hidden=True)
-regression.case("fixed-twice", "fixed(); fixed()", tuple,
-                call=lambda pair: observe_twice(pair["fixed"]), expect=intended_gradient,
-                otherwise=ACCUMULATES, diagnoses=_GRADIENT_DIAGNOSES, hidden=True,
-                forbid=(Forbid((DATA,), DATA_WRITE),))
+                      agree="close")
+regression.case("broken-fails", "broken()", tuple, subject="broken", call=observe_broken,
+                show=lambda inputs: "the fragment's inputs")
+regression.case("broken-minimal", "each one-statement deletion of broken()", tuple, subject="broken",
+                call=observe_reduction, points=2, show=lambda inputs: "the fragment's inputs")
+regression.case("fixed-gradient", "fixed()", _drawn, subject="fixed", call=observe_fixed, show=_show_drawn)
+regression.case("fixed-twice", "fixed(); fixed()", _drawn, subject="fixed", call=observe_fixed_twice,
+                show=_show_drawn, hidden=True)
+regression.case("fixed-other-inputs", "fixed()", _drawn, subject="fixed", call=observe_fixed, show=_show_drawn,
+                hidden=True)
 
 
 # --------------------------------------------------------------------------- capstone-regression-test
-FAILS_ON_REFERENCE = (
-    "test_regression() must pass on a correct pair: on the grader's 1-minimal broken() and its "
-    "repaired fixed() it failed. Does it call broken() inside pytest.raises(...), and compare fixed() "
-    "with an independent computation of the same loss's gradient?"
-)
-MISSES_SILENCE = (
-    "test_regression() passed although broken() no longer raises: a regression test must fail when "
-    "the failure it keeps disappears. Call broken() inside pytest.raises(RuntimeError, match=...)."
-)
-MISSES_OTHER_ERROR = (
-    "test_regression() passed although broken() raises another error: pin the fingerprint, the "
-    "exception type *and* its message (pytest.raises(RuntimeError, match=re.escape(...)) or compare "
-    "fingerprints), not only 'some RuntimeError'."
-)
-MISSES_OTHER_TENSOR = (
-    "test_regression() passed although broken() raises the version-counter error on another tensor: "
-    "'modified by an inplace operation' matches every such error. Match the whole fingerprint, up to "
-    "' Hint:' (the shape, the operation, the versions)."
-)
-MISSES_SILENCED_FIX = (
-    "test_regression() passed although fixed() returns the gradient of a write silenced through .data: "
-    "compare fixed()'s values with an independent computation (torch.testing.assert_close), not only "
-    "its type or shape."
-)
+# Two correct pairs and the mutants a regression test must fail on. They read the fragment's own
+# inputs (never the ones a check draws for fixed()), so none of them answers capstone-regression.
+def _broken_one() -> None:
+    w, x = capstone_inputs()
+    hidden = (x @ w).tanh()
+    hidden[:, 4:].mul_(100)
+    hidden.sum().backward()
 
 
-def mutation_cases(declared: Exercise, broken: Callable, fixed: Callable, mutants: dict,
-                   pick: Callable[[Any], Any] = lambda answer: answer, prefix: str = "") -> None:
-    """Declare the mutation cases of a regression-test exercise.
-
-    Args:
-        declared: The exercise whose answer holds the learner's ``test_regression``.
-        broken: The reference reduction.
-        fixed: The reference repair.
-        mutants: Case name -> (probe, (broken, fixed) stand-ins, message, hidden).
-        pick: Reads ``test_regression`` from the answer.
-        prefix: Put before each case name (an exercise that grades more than the test).
-    """
-    declared.case(f"{prefix}passes-on-reference", "test_regression() on the reference broken/fixed pair",
-                  tuple, call=lambda answer: passes_with(pick(answer), broken, fixed), expect=lambda: True,
-                  otherwise=FAILS_ON_REFERENCE, returns="bool")
-    for name, (probe, (mutant_broken, mutant_fixed), message, hidden) in mutants.items():
-        declared.case(f"{prefix}{name}", probe, tuple, hidden=hidden, otherwise=message, expect=lambda: False,
-                      returns="bool",
-                      call=lambda answer, b=mutant_broken, f=mutant_fixed: passes_with(pick(answer), b, f))
+def _broken_two() -> None:
+    weights, batch = capstone_inputs()
+    activations = torch.tanh(batch @ weights)
+    activations.narrow(1, 4, 2).mul_(100)
+    torch.autograd.grad(activations.mean(), weights)
 
 
-regression_test = exercise("capstone-regression-test", "test_regression")
-mutation_cases(regression_test, reference_broken, reference_fixed, {
+def _loss(w: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    logits = (x @ w).tanh() @ readout()
+    return torch.nn.functional.cross_entropy(logits, torch.tensor(TARGETS)) + 1e-3 * w.pow(2).sum()
+
+
+def _fixed_one() -> torch.Tensor:
+    w, x = capstone_inputs()
+    _loss(w, x).backward()
+    return w.grad
+
+
+def _fixed_two() -> torch.Tensor:
+    weights, batch = capstone_inputs()
+    (grad,) = torch.autograd.grad(_loss(weights, batch), weights)
+    return grad
+
+
+def _broken_silent() -> None:
+    w, x = capstone_inputs()
+    hidden = (x @ w).tanh()
+    hidden[:, 4:].clone().mul_(100)
+    hidden.sum().backward()
+
+
+def _broken_leaf() -> None:
+    w, _x = capstone_inputs()
+    w[:, 4:].mul_(100)
+
+
+def _broken_other_tensor() -> None:
+    w, x = capstone_inputs()
+    gate = (x @ w).sigmoid()
+    gate[:, 4:].mul_(100)
+    gate.sum().backward()
+
+
+def _fixed_through_data() -> torch.Tensor:
+    w, x = capstone_inputs()
+    hidden = (x @ w).tanh()
+    loss = torch.nn.functional.cross_entropy(hidden @ readout(), torch.tensor(TARGETS)) + 1e-3 * w.pow(2).sum()
+    hidden.data[:, 4:].mul_(100)
+    loss.backward()
+    return w.grad
+
+
+CORRECT_PAIRS = ((_named(_broken_one, "broken"), _named(_fixed_one, "fixed")),
+                 (_named(_broken_two, "broken"), _named(_fixed_two, "fixed")))
+MUTANTS = {
+    # name: (probe, (broken, fixed), hidden)
     "broken-no-longer-raises": ("test_regression() when broken() no longer raises",
-                                (silent_broken, reference_fixed), MISSES_SILENCE, False),
-    "broken-raises-another-error": ("a hidden mutant", (leaf_broken, reference_fixed), MISSES_OTHER_ERROR, True),
-    "broken-another-tensor": ("a hidden mutant", (other_tensor_broken, reference_fixed), MISSES_OTHER_TENSOR,
-                              True),
-    "fixed-through-data": ("a hidden mutant", (reference_broken, data_fixed), MISSES_SILENCED_FIX, True),
-})
+                                (_broken_silent, _fixed_one), True),
+    "broken-raises-another-error": ("test_regression() when broken() raises another error",
+                                    (_broken_leaf, _fixed_one), True),
+    "broken-another-tensor": ("test_regression() when broken() fails on another tensor",
+                              (_broken_other_tensor, _fixed_one), True),
+    "fixed-through-data": ("test_regression() when fixed() silences the write through .data",
+                           (_broken_one, _fixed_through_data), True),
+}
+#: The visible checks: two of the mutants (each check of a test needs the others' company to tell
+#: one mistake from another; the hidden checks try every mutant).
+VISIBLE_MUTANTS = {f"visible-{name}": (probe, pair, False) for name, (probe, pair, _hidden) in MUTANTS.items()
+                   if name in ("broken-no-longer-raises", "fixed-through-data")}
+
+
+def mutation_cases(declared: Any, pairs: tuple, mutants: dict, pick: Callable[[Any], Any] = lambda answer: answer,
+                   prefix: str = "", **fields: Any) -> None:
+    """Declare one case per mutant: the test's verdict on the correct pairs and on the mutant."""
+    for name, (probe, (broken, fixed), hidden) in mutants.items():
+        mutant = (_named(broken, "broken"), _named(fixed, "fixed"))
+        declared.case(f"{prefix}{name}", probe, tuple, call=mutation_driver(pairs, mutant, pick), hidden=hidden,
+                      show=lambda inputs: "the grader's pairs", **fields)
+
+
+regression_test = exercise("capstone-regression-test", "test_regression", returns="observation")
+mutation_cases(regression_test, CORRECT_PAIRS, VISIBLE_MUTANTS)
+mutation_cases(regression_test, CORRECT_PAIRS, MUTANTS)
 
 
 # --------------------------------------------------------------------------- capstone-selftest
-def _fails_like_fragment(write: Callable[[torch.Tensor], None]) -> bool:
-    def variant() -> None:
-        w, x = capstone_inputs()
-        hidden = (x @ w).tanh()
-        loss = fragment_loss(hidden, w)
-        write(hidden)
-        loss.backward()
-
-    return fingerprint_of(variant) == fragment_fingerprint()
-
-
-def _no_grad_avoids_the_error() -> bool:
-    def scaled_under_no_grad(hidden: torch.Tensor) -> None:
-        with torch.no_grad():
-            hidden[:, 4:].mul_(100)
-
-    w, x = capstone_inputs()
-    hidden = (x @ w).tanh()
-    loss = fragment_loss(hidden, w)
-    scaled_under_no_grad(hidden)
-    try:
-        loss.backward()
-    except RuntimeError:
-        return False
-    return True
-
-
-def _name_error_is_the_failure() -> bool:
-    def reduced() -> None:
-        hidden = (x @ w).tanh()  # noqa: F821 - the deleted line defined w and x
-        hidden.sum().backward()
-
-    return fingerprint_of(reduced) == fragment_fingerprint()
-
-
-def _loose_match_passes_the_leaf_error() -> bool:
-    try:
-        with pytest.raises(RuntimeError):
-            leaf_broken()
-    except BaseException:  # noqa: BLE001 - pytest's Failed is a BaseException
-        return False
-    return True
-
-
-def _selftest_expectations() -> dict[str, tuple[str, str, Callable[[], object], str]]:
-    """Question key -> (question, result kind, expected value (computed lazily), misconception)."""
-    return {
-        "q1": ("Deleting `w, x = capstone_inputs()` from a candidate makes it raise NameError: does the "
-               "candidate still fail the same way (True/False)?", "bool", _name_error_is_the_failure,
-               "a NameError has another fingerprint: the deletion made the failure disappear, so the "
-               "statement stays."),
-        "q2": ("With `dashboard = hidden[:, 4:].detach()` before the in-place scaling, does the fragment "
-               "still fail the same way (True/False)?", "bool",
-               lambda: _fails_like_fragment(lambda hidden: hidden[:, 4:].detach().mul_(100)),
-               "detach() shares storage and the version counter: the write through it still bumps "
-               "the version of the output tanh saved."),
-        "q3": ("With `dashboard.mul_(100)` run under `torch.no_grad()`, does the fragment avoid the "
-               "error (True/False)?", "bool", _no_grad_avoids_the_error,
-               "no_grad stops recording operations, not the version counter: the write still bumps "
-               "the version of the output tanh saved."),
-        "q4": ("Does `pytest.raises(RuntimeError)` without `match=` pass when broken() raises the leaf "
-               "error instead (True/False)?", "bool", _loose_match_passes_the_leaf_error,
-               "pytest.raises(RuntimeError) accepts every RuntimeError: without match= a different bug "
-               "passes the test."),
-    }
-
-
-selftest("capstone-selftest", _selftest_expectations, hidden=("q3", "q4"))
+SELFTEST_QUESTIONS = {
+    "q1": ("A reduction ends with torch.autograd.grad(loss, w) instead of loss.backward(): does it fail "
+           "as the fragment does?", "bool"),
+    "q2": ("The fragment's dashboard lines become dashboard = hidden[:, 4:] * 100: does the fragment "
+           "still fail?", "bool"),
+    "q3": ("The dashboard is scaled by hidden[:, 4:].mul_(10).mul_(10) instead: which version does the "
+           "error's message say the saved tensor is at?", "int"),
+    "q4": ("Does pytest.raises(RuntimeError, match='output 0 of Tanh') pass when broken() writes "
+           "hidden[:, 4:] twice before backward?", "bool"),
+}
+selftest("capstone-selftest", SELFTEST_QUESTIONS, hidden=("q3", "q4"))

@@ -1,11 +1,16 @@
-"""The closed-book companion of Chapter 7, "Keep a failure as a regression test": its cases.
+"""The closed-book companion of Chapter 7, "Keep a failure as a regression test": how
+``capstone-reproduce`` is checked.
 
-The companion gives a second failing fragment, ``fragment()``, built around another alias than the
-chapter's: ``pow`` and ``abs`` saved their input ``scores`` for backward, and a ``detach()`` of
-``scores`` — taken "for the log" — is clamped in place before ``backward()``. ``detach()`` shares
+The companion gives a second failing fragment, ``fragment()``, built around another alias than
+the chapter's: ``pow`` and ``abs`` saved their input ``scores`` for backward, and a ``detach()`` of
+``scores`` — taken for the log — is clamped in place before ``backward()``. ``detach()`` shares
 storage and the version counter, so the clamp moves the version of the tensor autograd saved. The
-learner defines ``broken()`` (the same fingerprint, 1-minimal), ``fixed()`` (the intended
-gradient) and ``test_regression()`` (graded by mutation), as Chapter 7 taught.
+learner defines ``broken()`` (the same failure, 1-minimal), ``fixed()`` (the intended gradient,
+the log still written) and ``test_regression()`` (graded by mutation), as Chapter 7 taught.
+
+The visible checks look only at the form of each function's result; every check of behaviour is
+hidden, observed with Chapter 7's drivers (:mod:`autograder.capstone`). The key is in
+``answer_key.capstone_closed_book``.
 
 Defined in the closed-book companion of Chapter 7
 (notebooks/capstone-closed-book/capstone-closed-book.ipynb).
@@ -13,35 +18,22 @@ Defined in the closed-book companion of Chapter 7
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import torch
 
 from autograder.capstone import (
-    ACCUMULATES,
-    CALLS_HELPER,
-    MISSES_OTHER_ERROR,
-    MISSES_OTHER_TENSOR,
-    MISSES_SILENCE,
-    MISSES_SILENCED_FIX,
-    NO_ERROR,
-    NOT_MINIMAL,
-    OTHER_ERROR,
-    UNREADABLE,
-    failure_diagnoses,
+    DrawnInputs,
+    _named,
+    failure_driver,
+    fixed_driver,
     mutation_cases,
-    observe_gradient,
-    observe_twice,
+    reduction_driver,
 )
-from autograder.checks import Diagnosis, Forbid, exercise
+from autograder.cases import exercise
 from autograder.draw import Draw
-from autograder.recorder import DATA
-from autograder.reduction import NOT_FAILING, deletable_count, failure_of, fingerprint_of, notebook_helpers
-from autograder.values import close
 
-INPUTS = "closed_book_inputs"
 BROKEN, FIXED, TEST = 0, 1, 2  # positions in the answer (broken, fixed, test_regression)
 
 
@@ -54,41 +46,38 @@ def closed_book_inputs() -> tuple[torch.Tensor, torch.Tensor]:
     return w, x
 
 
-def companion_loss(scores: torch.Tensor) -> torch.Tensor:
-    """The fragment's loss: the mean energy of the scores plus an L1 sparsity term."""
-    return scores.pow(2).mean() + 0.1 * scores.abs().mean()
+def log(*values: torch.Tensor) -> None:
+    """Write values to the training log (in this notebook, nowhere)."""
 
 
-def companion_fragment(inputs: Callable[[], tuple[torch.Tensor, torch.Tensor]] = closed_book_inputs) -> Any:
-    """Trusted copy of the companion's ``fragment()``: it fails at backward."""
-    w, x = inputs()
-    scores = x @ w + torch.full((5,), 0.1)
-    loss = companion_loss(scores)
-    monitor = scores.detach()
-    monitor.clamp_(min=0.0)
-    loss.backward()
-    return w.grad
+PROVIDERS = (closed_book_inputs, log)
 
 
-def intended_gradient(inputs: Callable[[], tuple[torch.Tensor, torch.Tensor]] = closed_book_inputs) -> torch.Tensor:
-    """Trusted: the gradient the fragment meant to compute (the log's clamp touches nothing)."""
-    w, x = inputs()
-    companion_loss(x @ w + torch.full((5,), 0.1)).backward()
-    return w.grad
+def _picked(position: int, driver: Callable[..., Any]) -> Callable[..., Any]:
+    return lambda answer, *inputs: driver(answer[position], *inputs)
 
 
-def data_gradient() -> torch.Tensor:
-    """A write through ``.data``: no error, and ``pow``'s and ``abs``'s backward read the clamped scores."""
-    w, x = closed_book_inputs()
-    scores = x @ w + torch.full((5,), 0.1)
-    loss = companion_loss(scores)
-    scores.data.clamp_(min=0.0)
-    loss.backward()
-    return w.grad
+def _called(position: int) -> Callable[..., Any]:
+    return lambda answer: answer[position]()
 
 
-def reference_broken() -> None:
-    """A 1-minimal reduction of the fragment."""
+def _test_ran(answer: tuple) -> str:
+    """Whether the learner's test passes on their own pair: ``"passes"`` or ``"fails"``."""
+    try:
+        answer[TEST]()
+    except (KeyboardInterrupt, NotImplementedError):
+        raise
+    except BaseException:  # noqa: BLE001 - pytest's Failed is a BaseException
+        return "fails"
+    return "passes"
+
+
+def _drawn(draw: Draw) -> tuple[DrawnInputs]:
+    return (DrawnInputs(draw, ((3, 5), (6, 3))),)
+
+
+# ------------------------------------------------------------------------------ the pairs
+def _broken_one() -> None:
     w, x = closed_book_inputs()
     scores = x @ w + 0.1
     loss = scores.pow(2).sum()
@@ -96,8 +85,33 @@ def reference_broken() -> None:
     loss.backward()
 
 
-def silent_broken() -> None:
-    """Mutant: the clamp lands on a copy, so the reduction no longer raises."""
+def _broken_two() -> None:
+    weights, batch = closed_book_inputs()
+    scores = torch.add(batch @ weights, 0.1)
+    total = scores.abs().mean()
+    monitor = scores.detach()
+    monitor.clamp_(0.0)
+    torch.autograd.grad(total, weights)
+
+
+def _loss(w: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    scores = x @ w + torch.full((5,), 0.1)
+    return scores.pow(2).mean() + 0.1 * scores.abs().mean()
+
+
+def _fixed_one() -> torch.Tensor:
+    w, x = closed_book_inputs()
+    _loss(w, x).backward()
+    return w.grad
+
+
+def _fixed_two() -> torch.Tensor:
+    weights, batch = closed_book_inputs()
+    (grad,) = torch.autograd.grad(_loss(weights, batch), weights)
+    return grad
+
+
+def _broken_silent() -> None:
     w, x = closed_book_inputs()
     scores = x @ w + 0.1
     loss = scores.pow(2).sum()
@@ -105,142 +119,60 @@ def silent_broken() -> None:
     loss.backward()
 
 
-def leaf_broken() -> None:
-    """Mutant: another RuntimeError, the in-place write to a leaf that requires grad."""
+def _broken_leaf() -> None:
     w, _x = closed_book_inputs()
     w.clamp_(min=0.0)
 
 
-def other_tensor_broken() -> None:
-    """Mutant: the version-counter error on the output ``exp`` saved: another fingerprint."""
+def _broken_other_tensor() -> None:
     w, x = closed_book_inputs()
     e = (x @ w).exp()
     e.detach().clamp_(min=0.0)
     e.sum().backward()
 
 
-def reference_fixed() -> torch.Tensor:
-    """The reference repair: the intended gradient."""
-    return intended_gradient()
+def _fixed_through_data() -> torch.Tensor:
+    w, x = closed_book_inputs()
+    scores = x @ w + torch.full((5,), 0.1)
+    loss = scores.pow(2).mean() + 0.1 * scores.abs().mean()
+    scores.data.clamp_(min=0.0)
+    loss.backward()
+    return w.grad
 
 
-def data_fixed() -> torch.Tensor:
-    """Mutant: a ``fixed`` silenced through ``.data``."""
-    return data_gradient()
+CORRECT_PAIRS = ((_named(_broken_one, "broken"), _named(_fixed_one, "fixed")),
+                 (_named(_broken_two, "broken"), _named(_fixed_two, "fixed")))
+MUTANTS = {
+    "broken-no-longer-raises": ("test_regression() when broken() no longer raises", (_broken_silent, _fixed_one), True),
+    "broken-raises-another-error": ("test_regression() when broken() raises another error",
+                                    (_broken_leaf, _fixed_one), True),
+    "broken-another-tensor": ("test_regression() when broken() fails on another tensor",
+                              (_broken_other_tensor, _fixed_one), True),
+    "fixed-through-data": ("test_regression() when fixed() silences the write through .data",
+                           (_broken_one, _fixed_through_data), True),
+}
 
 
-def fragment_failure() -> dict:
-    return failure_of(companion_fragment)
-
-
-def fragment_fingerprint() -> tuple[str, str]:
-    """The companion fragment's fingerprint, observed (never typed in)."""
-    return fingerprint_of(companion_fragment)
-
-
-# ------------------------------------------------------------------------- drawn inputs
-def drawn_inputs(draw: Draw) -> Callable[[], tuple[torch.Tensor, torch.Tensor]]:
-    """A stand-in for ``closed_book_inputs``: the same shapes, values drawn from the seed."""
-    w0, x0 = draw.randn(3, 5), draw.randn(6, 3)
-
-    def inputs() -> tuple[torch.Tensor, torch.Tensor]:
-        return w0.clone().requires_grad_(), x0.clone()
-
-    return inputs
-
-
-@contextmanager
-def standing_in(function: Any, name: str, value: Any) -> Iterator[None]:
-    """``value`` stands for the global ``name`` of ``function`` while the block runs."""
-    namespace = function.__globals__ if hasattr(function, "__globals__") else {}
-    missing = object()
-    kept = namespace.get(name, missing)
-    namespace[name] = value
-    try:
-        yield
-    finally:
-        if kept is missing:
-            namespace.pop(name, None)
-        else:
-            namespace[name] = kept
-
-
-def observe_on_inputs(answer: tuple, inputs: Callable[[], Any]) -> Any:
-    """``fixed()`` run with drawn data standing for ``closed_book_inputs``."""
-    with standing_in(answer[FIXED], INPUTS, inputs):
-        return observe_gradient(answer[FIXED])
-
-
-# ------------------------------------------------------------------------- messages
-OTHER_TENSOR = (
-    "the version-counter error, but not this one: its fingerprint names another tensor, operation "
-    "or version. Keep the fragment's: the [6, 5] scores (the output of an addition) that pow and abs "
-    "saved, written once through an alias."
-)
-STILL_RAISES = (
-    "fixed() still raises the version-counter error: detach() shares storage and the version counter "
-    "with scores, and torch.no_grad() does not stop a write from bumping it. Clamp a copy for the log "
-    "(detach().clone(), or clamp out of place)."
-)
-DATA_WRITE = (
-    "fixed() reads {call}: a clamp through .data hides the write from the version counter, and pow's "
-    "and abs's backward then read the clamped scores, silently wrong."
-)
-SILENCED = (
-    "that is the gradient of a silenced write: pow's and abs's backward read the clamped scores (as a "
-    "clamp through .data does). Leave the saved scores intact: clamp a copy."
-)
-GRADIENT = "fixed() must return w.grad of the fragment's loss: a (3, 5) tensor equal to the intended gradient."
-OWN_INPUTS = (
-    "fixed() must build its data with closed_book_inputs() when it runs: the grader gave it other "
-    "values of w and x, and its gradient did not follow them."
-)
-
-
-def _is(value: Any) -> Callable[[Any, tuple], bool]:
-    return lambda found, _inputs: found == value
-
-
-def _matches(reference: Callable[[], torch.Tensor]) -> Callable[[Any, tuple], bool]:
-    return lambda found, _inputs: type(found) is torch.Tensor and close(found, reference())
-
-
-_GRADIENT_DIAGNOSES = (
-    Diagnosis(_is("still raises the version-counter error"), STILL_RAISES),
-    Diagnosis(_matches(data_gradient), SILENCED),
-)
-_NO_DATA = (Forbid((DATA,), DATA_WRITE),)
-
+# ------------------------------------------------------------------------------ cases
 # The test cells pass the three functions as a tuple (the line stays within the page column):
 # grade("capstone-reproduce", (broken, fixed, test_regression)).
 reproduce = exercise("capstone-reproduce", "(broken, fixed, test_regression)", returns="observation",
-                     agree=close, answer="broken, fixed and test_regression")
-reproduce.case("broken-fingerprint", "fingerprint of broken()", tuple,
-               call=lambda answer: failure_of(answer[BROKEN]), expect=fragment_failure,
-               otherwise=OTHER_ERROR, diagnoses=failure_diagnoses(fragment_failure, OTHER_TENSOR))
-reproduce.case("broken-minimal", "statements of broken() that can be deleted, the failure unchanged", tuple,
-               call=lambda answer: deletable_count(answer[BROKEN], fragment_fingerprint()),
-               expect=lambda: 0, otherwise=NOT_MINIMAL, points=2,
-               diagnoses=(Diagnosis(_is(NOT_FAILING), NO_ERROR),
-                          Diagnosis(lambda found, _inputs: type(found) is str, UNREADABLE)))
-reproduce.case("fixed-gradient", "fixed()", tuple,
-               call=lambda answer: observe_gradient(answer[FIXED]), expect=intended_gradient,
-               otherwise=GRADIENT, diagnoses=_GRADIENT_DIAGNOSES, forbid=_NO_DATA)
-reproduce.case("broken-inlined", "functions of the notebook that broken() calls", tuple,
-               call=lambda answer: notebook_helpers(answer[BROKEN]), expect=list,
-               otherwise=CALLS_HELPER, hidden=True)
-reproduce.case("fixed-twice", "fixed(); fixed()", tuple,
-               call=lambda answer: observe_twice(answer[FIXED]), expect=intended_gradient,
-               otherwise=ACCUMULATES, diagnoses=_GRADIENT_DIAGNOSES, hidden=True, forbid=_NO_DATA)
-reproduce.case("fixed-drawn-inputs", "fixed() on other values of w and x",
-               lambda draw: (drawn_inputs(draw),),
-               call=observe_on_inputs, expect=intended_gradient,
-               otherwise=OWN_INPUTS, diagnoses=_GRADIENT_DIAGNOSES, hidden=True, forbid=_NO_DATA)
-mutation_cases(reproduce, reference_broken, reference_fixed, {
-    "broken-no-longer-raises": ("test_regression() when broken() no longer raises",
-                                (silent_broken, reference_fixed), MISSES_SILENCE, False),
-    "broken-raises-another-error": ("a hidden mutant", (leaf_broken, reference_fixed), MISSES_OTHER_ERROR, True),
-    "broken-another-tensor": ("a hidden mutant", (other_tensor_broken, reference_fixed), MISSES_OTHER_TENSOR,
-                              True),
-    "fixed-through-data": ("a hidden mutant", (reference_broken, data_fixed), MISSES_SILENCED_FIX, True),
-}, pick=lambda answer: answer[TEST], prefix="test-")
+                     agree="close", show=lambda inputs: "the fragment's inputs")
+reproduce.case("broken-form", "broken()", tuple, subject="broken", call=_called(BROKEN), form="raises", points=0)
+reproduce.case("fixed-form", "fixed()", tuple, subject="fixed", call=_called(FIXED), form="tensor", points=0)
+reproduce.case("test-form", "test_regression()", tuple, subject="test_regression", call=_test_ran, form="str",
+               points=0)
+reproduce.case("broken-fails", "broken()", tuple, subject="broken", call=_picked(BROKEN, failure_driver(PROVIDERS)),
+               hidden=True)
+reproduce.case("broken-minimal", "each one-statement deletion of broken()", tuple, subject="broken",
+               call=_picked(BROKEN, reduction_driver(PROVIDERS)), hidden=True, points=2)
+reproduce.case("fixed-gradient", "fixed()", _drawn, subject="fixed",
+               call=_picked(FIXED, fixed_driver("closed_book_inputs", "log")), hidden=True,
+               show=lambda inputs: "w and x drawn for this check, of the fragment's shapes")
+reproduce.case("fixed-twice", "fixed(); fixed()", _drawn, subject="fixed",
+               call=_picked(FIXED, fixed_driver("closed_book_inputs", "log", calls=2)), hidden=True,
+               show=lambda inputs: "w and x drawn for this check, of the fragment's shapes")
+
+
+mutation_cases(reproduce, CORRECT_PAIRS, MUTANTS, pick=lambda answer: answer[TEST], prefix="test-",
+               subject="test_regression")

@@ -26,7 +26,7 @@ from typing import Any
 from autograder import codec
 from autograder.cases import Case, Exercise
 from autograder.observe import CellObservation, Seen
-from autograder.values import AGREE, KINDS, brief, equal
+from autograder.values import AGREE, GIVEN, KINDS, brief, equal
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,35 @@ class Digest:
             return codec.digest(value) == self.text
         except codec.WireError:
             return False
+
+
+@dataclass(frozen=True)
+class Given:
+    """An expected result (or a model's prediction) that follows from facts only the answer's own
+    run reports: the rule named ``rule`` in :data:`autograder.values.GIVEN` gives it from the
+    observation. For a check whose truth is drawn where no key can see it (inside a rank, after the
+    fork, from ``os.urandom``): the driver reports the grader-owned facts (each rank's parameter
+    bits before the call) beside what the answer returned, and the rule says what the reference
+    (or a model) returns on those facts."""
+
+    rule: str
+
+    def on(self, found: Seen) -> Seen:
+        """The result this rule expects for an observation (unresolved when it cannot tell)."""
+        if found.raised is not None or found.unanswered:
+            return Seen(value=self)
+        try:
+            return Seen(value=GIVEN[self.rule](found.value))
+        except Exception:  # noqa: BLE001 - facts that are not the driver's own resolve to nothing
+            return Seen(value=self)
+
+    def __repr__(self) -> str:
+        return "<what the facts of your run call for>"
+
+
+def resolved(found: Seen, predicted: Seen) -> Seen:
+    """A prediction as it reads against an observation: a :class:`Given` resolved on its facts."""
+    return predicted.value.on(found) if isinstance(predicted.value, Given) else predicted
 
 
 @dataclass
@@ -213,7 +242,7 @@ def _reproduces(name: str, judged: list[tuple[Case, list[Seen] | None, CaseKey]]
             if not reproduces(case, result, model):
                 return False
             predicted += 1
-            differs += not agrees(case, model, point.expected)
+            differs += not agrees(case, resolved(result, model), resolved(result, point.expected))
     return predicted > 0 and differs > 0
 
 
@@ -225,6 +254,7 @@ def _explains(case: Case, seen: list[Seen], key: CaseKey, name: str) -> bool:
 def reproduces(case: Case, found: Seen, model: Seen) -> bool:
     """Whether a model's result is the learner's: equal, or agreeing as a result agrees with the
     expected one (a model may be wrong in any way, lists for tuples included)."""
+    model = resolved(found, model)
     if found.raised is None and model.raised is None and not found.unanswered and not model.unanswered \
             and not isinstance(model.value, Digest):
         try:
@@ -237,6 +267,9 @@ def reproduces(case: Case, found: Seen, model: Seen) -> bool:
 
 def agrees(case: Case, found: Seen, expected: Seen) -> bool:
     """Whether a result agrees with the expected one (or with a model's prediction)."""
+    expected = resolved(found, expected)
+    if isinstance(expected.value, Given):
+        return False
     if found.unanswered or expected.unanswered:
         return found.unanswered == expected.unanswered
     if expected.raised is not None or found.raised is not None:
@@ -268,7 +301,7 @@ def _counterexample(case: Case, found: Seen, point: PointKey) -> str:
         return f"{where}: yours is {_yours(found)}; it must be {KINDS[case.returns][1]}."
     if case.entry:
         return f"{where}: {_yours(found)} is not right."
-    yours, reference = _difference(found, point.expected)
+    yours, reference = _difference(found, resolved(found, point.expected))
     return f"{where}: yours {yours}; reference {reference}."
 
 
@@ -305,12 +338,16 @@ def _first_line(text: str, limit: int = 160) -> str:
 def _seen_json(seen: Seen, tensors: list) -> dict:
     if isinstance(seen.value, Digest):
         return {"digest": seen.value.text}
+    if isinstance(seen.value, Given):
+        return {"given": seen.value.rule}
     return {"value": codec.encode_into(seen.value, tensors), "raised": seen.raised, "unanswered": seen.unanswered}
 
 
 def _seen_from(data: dict, tensors: list) -> Seen:
     if "digest" in data:
         return Seen(value=Digest(data["digest"]))
+    if "given" in data:
+        return Seen(value=Given(str(data["given"])))
     raised = tuple(data["raised"]) if data.get("raised") is not None else None
     return Seen(codec.decode_from(data["value"], tensors, [0]), raised, bool(data.get("unanswered")))
 

@@ -1,14 +1,21 @@
-"""Trusted drivers that grade a reduction and a regression test: a failure's fingerprint,
-1-minimality by deleting each statement in turn, and a test's verdict on mutants.
+"""Reducing a failure and keeping it: the tools Chapter 7 runs, and what its checks observe.
 
 Defined in Chapter 7, "Keep a failure as a regression test" (notebooks/capstone/capstone.ipynb);
-its closed-book companion (``autograder.capstone_closed_book``) grades with the same drivers.
+its closed-book companion (``autograder.capstone_closed_book``) is checked with the same drivers.
 
-A *fingerprint* is what identifies a failure: the exception's type name and its message up to
-torch's ``Hint:`` (the hint is advice, the same for every version-counter error). A reduction
-``broken()`` is *1-minimal* when deleting any one of its statements makes that fingerprint
-disappear. A regression test is judged by *mutation*: it must pass on the reference pair and fail
-on each mutant, run with the names ``broken`` and ``fixed`` swapped in its globals.
+Tools the chapter's cells call:
+
+* :func:`reductions` — each one-statement deletion of a function, nested statements included;
+* :func:`still_failing_reductions` — the deletions that still fail with a given failure;
+* :func:`passes_with` — a test's verdict with ``broken`` and ``fixed`` standing for other functions.
+
+What the checks observe (facts, never a verdict): what a function raised, as data; whether that
+error left a ``backward`` (or ``autograd.grad``) that the function itself called, and whether a
+saved tensor of the graph it built is stale with that very message — evidence that only the
+version-counter mechanism produces (:class:`Witness`); how many of its one-statement deletions
+still raise what it raises; and which functions other than itself (and the chapter's providers of
+data) made torch calls while it ran. A witness that is switched off sees nothing, and so removes
+evidence: it never vouches for a failure.
 """
 
 from __future__ import annotations
@@ -18,50 +25,46 @@ import builtins
 import copy
 import dis
 import inspect
+import sys
 import textwrap
 import types
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from autograder.engine import raised_as_data
+import torch
+from torch.overrides import TorchFunctionMode, handle_torch_function
+
+from autograder.observe import raised_as_data
 
 HINT = " Hint:"
 VERSION_COUNTER = "modified by an inplace operation"
-TRUSTED_MODULES = ("torch", "autograder", "math", "builtins", "functools", "operator")
-NOT_FAILING = "broken() does not fail as the fragment does"
 _MISSING = object()
+#: The calls whose errors count as raised by backward: torch's own, by identity.
+BACKWARDS = (torch.Tensor.backward, torch.autograd.backward, torch.autograd.grad)
+_DISPATCH = handle_torch_function.__code__
 
-Fingerprint = tuple[str, str]
-
-
-def message_fingerprint(message: str) -> str:
-    """The part of an error message that identifies the failure: the text before ``Hint:``."""
-    return message.split(HINT, 1)[0].strip()
+Failure = tuple[str, str]
 
 
-def failure_of(function: Callable[[], Any]) -> dict[str, Any] | None:
-    """Call ``function()`` and describe its failure as plain data (None when it returns).
-
-    Returns:
-        ``{"type": ..., "message": ..., "by_torch": ...}``: the exception's type name, its
-        message fingerprint, and whether torch raised it (not the function's own ``raise``).
-    """
+def outcome(function: Callable[[], Any]) -> Failure | None:
+    """What ``function()`` raised, as ``(type name, message)`` (None when it returned)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             function()
-    except Exception as err:  # noqa: BLE001 - every failure is a result to describe
-        raised = raised_as_data(err)
-        return {"type": raised.type_name, "message": message_fingerprint(raised.message),
-                "by_torch": raised.by_torch}
+    except NotImplementedError:
+        raise
+    except Exception as err:  # noqa: BLE001 - every failure is an outcome
+        return raised_as_data(err)
     return None
 
 
-def fingerprint_of(function: Callable[[], Any]) -> Fingerprint | None:
-    """Trusted reference: ``(type name, message fingerprint)`` of ``function()``'s error, or None."""
-    failure = failure_of(function)
-    return None if failure is None else (failure["type"], failure["message"])
+def _fails_as(found: Failure | None, target: Failure) -> bool:
+    """``found`` is the failure ``target`` names: its type, and its message, or the message up
+    to torch's hint when ``target`` gives only that much."""
+    return found is not None and found[0] == target[0] and (
+        found[1] == target[1] or found[1].startswith(target[1].rstrip() + HINT))
 
 
 # ------------------------------------------------------------------------------ 1-minimality
@@ -71,16 +74,16 @@ class SourceUnavailable(Exception):
 
 def _function_tree(function: Callable[..., Any]) -> ast.Module:
     if not isinstance(function, types.FunctionType) or function.__name__ == "<lambda>":
-        raise SourceUnavailable("broken must be a function defined with def")
+        raise SourceUnavailable("it must be a function defined with def")
     if function.__closure__:
-        raise SourceUnavailable("broken must be defined at the top level of a cell, not inside a function")
+        raise SourceUnavailable("it must be defined at the top level of a cell, not inside a function")
     try:
         source = textwrap.dedent(inspect.getsource(function))
     except (OSError, TypeError) as err:
-        raise SourceUnavailable(f"the source of broken cannot be read ({err})") from err
+        raise SourceUnavailable(f"its source cannot be read ({err})") from err
     tree = ast.parse(source)
     if len(tree.body) != 1 or not isinstance(tree.body[0], ast.FunctionDef):
-        raise SourceUnavailable("broken must be a function defined with def")
+        raise SourceUnavailable("it must be a function defined with def")
     tree.body[0].decorator_list = []
     return tree
 
@@ -120,6 +123,18 @@ def _without(tree: ast.Module, position: int) -> tuple[ast.Module, ast.stmt]:
     return ast.fix_missing_locations(reduced), deleted
 
 
+def global_names(function: types.FunctionType) -> set[str]:
+    """The global names a function's code (nested functions included) reads."""
+    codes, names = [function.__code__], set()
+    while codes:
+        code = codes.pop()
+        for instruction in dis.get_instructions(code):
+            if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME") and isinstance(instruction.argval, str):
+                names.add(instruction.argval)
+        codes += [const for const in code.co_consts if isinstance(const, types.CodeType)]
+    return names
+
+
 def reductions(function: Callable[..., Any]) -> Iterator[tuple[str, Callable[[], Any]]]:
     """Each one-statement deletion of ``function``: the deleted statement's first line, and the
     reduced function, compiled in a copy of ``function``'s globals (the learner's names)."""
@@ -137,50 +152,18 @@ def reductions(function: Callable[..., Any]) -> Iterator[tuple[str, Callable[[],
         yield ast.unparse(deleted).splitlines()[0], scratch[function.__name__]
 
 
-def still_failing_reductions(function: Callable[..., Any], target: Fingerprint) -> list[str] | str:
-    """The statements of ``function`` whose deletion keeps the failure ``target``: empty when the
-    function is 1-minimal; a sentence when it cannot be reduced (it does not fail that way, or its
-    source cannot be read)."""
-    if fingerprint_of(function) != target:
-        return NOT_FAILING
+def still_failing_reductions(function: Callable[..., Any], target: Failure) -> list[str] | str:
+    """The statements of ``function`` whose deletion still fails as ``target`` says (its type,
+    and its message up to torch's hint): empty when the function is 1-minimal; a sentence when it
+    cannot be reduced (it does not fail that way, or its source cannot be read)."""
+    if not _fails_as(outcome(function), target):
+        return "it does not fail that way"
     try:
-        return [line for line, reduced in reductions(function) if fingerprint_of(reduced) == target]
+        return [line for line, reduced in reductions(function) if _fails_as(outcome(reduced), target)]
     except SourceUnavailable as err:
         return str(err)
     except SyntaxError as err:
-        return f"broken cannot be reduced statement by statement ({err.msg})"
-
-
-def deletable_count(function: Callable[..., Any], target: Fingerprint) -> int | str:
-    """How many statements of ``function`` can go while it still fails as ``target`` (0: minimal)."""
-    found = still_failing_reductions(function, target)
-    return found if isinstance(found, str) else len(found)
-
-
-def global_names(function: types.FunctionType) -> set[str]:
-    """The global names a function's code (nested functions included) reads."""
-    codes, names = [function.__code__], set()
-    while codes:
-        code = codes.pop()
-        for instruction in dis.get_instructions(code):
-            if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME") and isinstance(instruction.argval, str):
-                names.add(instruction.argval)
-        codes += [const for const in code.co_consts if isinstance(const, types.CodeType)]
-    return names
-
-
-def notebook_helpers(function: Callable[..., Any]) -> list[str]:
-    """Functions and classes defined in the notebook that ``function`` calls by name: a reduction
-    that calls a helper hides statements from the deletion test."""
-    if not isinstance(function, types.FunctionType):
-        return []
-    helpers = []
-    for name in sorted(global_names(function)):
-        value = function.__globals__.get(name, _MISSING)
-        if (inspect.isfunction(value) or inspect.isclass(value)) and not str(
-                getattr(value, "__module__", "")).startswith(TRUSTED_MODULES):
-            helpers.append(name)
-    return helpers
+        return f"it cannot be reduced statement by statement ({err.msg})"
 
 
 # ------------------------------------------------------------------------------ mutation
@@ -197,7 +180,7 @@ def passes_with(test: Callable[[], Any], broken: Callable[[], Any], fixed: Calla
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             test()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, NotImplementedError):
         raise
     except BaseException:  # noqa: BLE001 - pytest.raises and pytest.fail raise BaseException subclasses
         return False
@@ -208,3 +191,135 @@ def passes_with(test: Callable[[], Any], broken: Callable[[], Any], fixed: Calla
             else:
                 namespace[name] = value
     return True
+
+
+# ------------------------------------------------------------------------------ evidence
+def _codes(code: types.CodeType) -> set[types.CodeType]:
+    """A code object and every code object nested in it (inner functions, comprehensions)."""
+    found, pending = set(), [code]
+    while pending:
+        current = pending.pop()
+        found.add(current)
+        pending += [const for const in current.co_consts if isinstance(const, types.CodeType)]
+    return found
+
+
+def _tensors(value: Any) -> Iterator[torch.Tensor]:
+    if isinstance(value, torch.Tensor):
+        yield value
+    elif type(value) in (tuple, list):
+        for item in value:
+            yield from _tensors(item)
+
+
+class Witness(TorchFunctionMode):
+    """Watches the torch calls a function makes: where each was called from, the tensors they
+    returned, and the errors that left a backward.
+
+    Args:
+        own: The function watched: calls from its code (and code nested in it) are its own.
+        providers: Functions of the course that hand it data (their calls are theirs).
+    """
+
+    def __init__(self, own: Callable[..., Any], providers: Iterable[Callable[..., Any]] = ()) -> None:
+        super().__init__()
+        code = getattr(own, "__code__", None)
+        self.own = _codes(code) if isinstance(code, types.CodeType) else set()
+        self.providers = set().union(*(_codes(p.__code__) for p in providers if hasattr(p, "__code__")))
+        self.outputs: list[torch.Tensor] = []
+        self.outside: set[str] = set()
+        self.escaped: list[tuple[BaseException, str, bool]] = []
+
+    def _caller(self, func: Any) -> types.FrameType | None:
+        own_code = getattr(inspect.unwrap(func), "__code__", None) if callable(func) else None
+        frame = sys._getframe(2)
+        while frame is not None and (frame.f_code is _DISPATCH or frame.f_code is own_code):
+            frame = frame.f_back
+        return frame
+
+    def __torch_function__(self, func, types_, args=(), kwargs=None):
+        frame = self._caller(func)
+        mine = frame is not None and frame.f_code in self.own
+        if frame is not None and not mine and frame.f_code not in self.providers:
+            self.outside.add(frame.f_code.co_name)
+        try:
+            result = func(*args, **(kwargs or {}))
+        except BaseException as err:
+            if any(func is backward for backward in BACKWARDS):
+                self.escaped.append((err, _message(err), mine))
+            raise
+        self.outputs += list(_tensors(result))
+        return result
+
+    def stale_messages(self) -> set[str]:
+        """The errors torch gives when asked for the saved tensors of the graph the watched
+        tensors belong to: one for each saved tensor that was written after it was saved."""
+        messages: set[str] = set()
+        seen: set[int] = set()
+        pending = [t.grad_fn for t in self.outputs if t.grad_fn is not None]
+        while pending:
+            node = pending.pop()
+            if node is None or id(node) in seen:
+                continue
+            seen.add(id(node))
+            for name in dir(node):
+                if name.startswith("_saved_"):
+                    try:
+                        getattr(node, name)
+                    except RuntimeError as err:
+                        messages.add(_message(err))
+                    except Exception:  # noqa: BLE001 - a saved attribute that cannot be read says nothing
+                        pass
+            pending += [next_node for next_node, _ in getattr(node, "next_functions", ())]
+        return messages
+
+
+def _message(err: BaseException) -> str:
+    return raised_as_data(err)[1]
+
+
+def witnessed_failure(function: Callable[[], Any], providers: Iterable[Callable[..., Any]] = (), *,
+                      _witness: type[Witness] = Witness, _as_data: Callable[..., tuple] = raised_as_data
+                      ) -> dict[str, Any]:
+    """Run ``function()`` watched; report what it raised and the evidence of where from.
+
+    Returns:
+        ``raised``: ``[type name, message]`` or None; ``raised by a backward it called``: the
+        error left a call of ``backward`` (or ``autograd.grad``) made by the function's own
+        statements, with its message unchanged since; ``a saved tensor is stale with that
+        message``: asking the graph it built for a saved tensor gives that very error;
+        ``torch calls made by other functions``: the names of functions other than itself (and
+        the providers of data) from which torch was called.
+    """
+    witness = _witness(function, providers)
+    error = None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with witness:
+                function()
+    except NotImplementedError:
+        raise
+    except Exception as err:  # noqa: BLE001 - every failure is an observation
+        error = err
+    raised = None if error is None else list(_as_data(error))
+    by_backward = error is not None and any(
+        err is error and message == raised[1] and mine for err, message, mine in witness.escaped)
+    stale = error is not None and raised[1] in witness.stale_messages()
+    return {"raised": raised, "raised by a backward it called": by_backward,
+            "a saved tensor is stale with that message": stale,
+            "torch calls made by other functions": sorted(witness.outside)}
+
+
+def deletions_keeping(function: Callable[[], Any], *, _outcome: Callable[..., Any] = outcome,
+                      _reductions: Callable[..., Any] = reductions) -> int | str:
+    """How many one-statement deletions of ``function`` still raise exactly what it raises."""
+    found = _outcome(function)
+    if found is None:
+        return "it does not fail"
+    try:
+        return sum(_outcome(reduced) == found for _line, reduced in _reductions(function))
+    except SourceUnavailable as err:
+        return f"it cannot be reduced statement by statement: {err}"
+    except SyntaxError as err:
+        return f"it cannot be reduced statement by statement ({err.msg})"

@@ -13,7 +13,7 @@ from typing import Any
 from autograder.cases import AnswerTypeError
 from autograder.codec import short_repr, type_name
 
-__all__ = ["AGREE", "KINDS", "AnswerTypeError", "brief", "close", "measure", "require_plain", "require_tensor",
+__all__ = ["AGREE", "GIVEN", "KINDS", "AnswerTypeError", "brief", "close", "measure", "require_plain", "require_tensor",
            "short_repr", "show_inputs", "type_name", "validate"]
 
 
@@ -119,6 +119,11 @@ def loose(found: Any, expected: Any) -> bool:
 
 #: Agreements by name: a case names one (``agree=``); chapters may add their own.
 AGREE: dict[str, Callable[[Any, Any], bool]] = {"eq": equal, "close": close, "loose": loose}
+
+#: Rules over reported facts, by name: ``rule(observation) -> the observation a reference (or a
+#: model) gives on those facts``, for checks whose truth is drawn where no key can see it (see
+#: ``autograder.judging.Given``). A rule raises when the facts are not what its driver reports.
+GIVEN: dict[str, Callable[[Any], Any]] = {}
 
 
 # ------------------------------------------------------------------------------- rendering

@@ -1,51 +1,46 @@
-"""Chapter 7's cases in-process, and its trusted references and drivers against torch."""
+"""Chapter 7's checks: the evidence of the version-counter mechanism tells torch's error from
+forgeries, 1-minimality counts the learner's own statements, mutation grading needs two correct
+pairs first, the key agrees with torch, the page does not answer its own exercises, and the
+catalogue's answers get the verdicts they should."""
 
 from __future__ import annotations
 
-import re
+import sys
 
 import pytest
 import torch
 
-from autograder import capstone
-from autograder.capstone import (
-    capstone_inputs,
-    chapter_fragment,
-    data_gradient,
-    fragment_fingerprint,
-    intended_gradient,
-    readout,
-    reference_broken,
-)
-from autograder.checks import exercises
-from autograder.engine import resolve_answer
+from answer_key import capstone as key
+from autograder.capstone import CORRECT_PAIRS, MUTANTS, PROVIDERS, capstone_inputs
+from autograder.observe import resolve_answer
 from autograder.pipeline.course import Course, nbgrader_meta, read_notebook
-from autograder.reduction import (
-    NOT_FAILING,
-    deletable_count,
-    failure_of,
-    fingerprint_of,
-    notebook_helpers,
-    passes_with,
-    reductions,
-    still_failing_reductions,
-)
+from autograder.reduction import deletions_keeping, passes_with, reductions, still_failing_reductions, witnessed_failure
 from tests.cases import ChapterCases
-from tests.catalog.capstone import BROKEN_NOT_MINIMAL, TEST, TEST_NOTHING
+from tests.catalog.capstone import BROKEN_NOT_MINIMAL, EXPLOITS, MESSAGE, TEST, TEST_NOTHING
 from tests.grading import run_cell_source
 
 
-def notebook_cell(grade_id: str) -> str:
+def notebook_cells() -> dict[str, str]:
     notebook = read_notebook(Course().source_notebook("capstone"))
-    return next(c.source for c in notebook.cells if nbgrader_meta(c).get("grade_id") == grade_id)
+    return {nbgrader_meta(c).get("grade_id"): c.source for c in notebook.cells}
 
 
 def kernel_namespace() -> dict:
     """What an answer sees in the chapter's kernel: the setup cell, then the fragment's cell."""
+    cells = notebook_cells()
     namespace: dict = {"__name__": "__main__"}
-    run_cell_source(notebook_cell("capstone-setup") + "\n" + notebook_cell("capstone-why-fragment"),
-                    "<chapter>", namespace)
+    run_cell_source(cells["capstone-setup"] + "\n" + cells["capstone-why-fragment"], "<chapter>", namespace)
     return namespace
+
+
+@pytest.fixture(autouse=True)
+def _restore_the_modules():
+    modules = [sys.modules[name] for name in ("autograder.capstone", "autograder.reduction")]
+    kept = [dict(vars(module)) for module in modules]
+    yield
+    for module, names in zip(modules, kept, strict=True):
+        vars(module).clear()
+        vars(module).update(names)
 
 
 class TestCapstoneCases(ChapterCases):
@@ -53,34 +48,61 @@ class TestCapstoneCases(ChapterCases):
     NAMES = kernel_namespace()
 
     def answer(self, grade_id, label, source):
+        from autograder.cases import exercises
+
         namespace = dict(self.NAMES)
-        run_cell_source(source, f"<{label}>", namespace)
+        try:
+            run_cell_source(source, f"<{self.CHAPTER}:{grade_id}:{label}>", namespace)
+        except NotImplementedError:
+            pass
         return resolve_answer(exercises("capstone")[grade_id].answer, namespace)
 
 
-def test_the_notebooks_fragment_fails_as_the_trusted_copy_does():
+def _defined(source: str, name: str = "broken"):
     namespace = kernel_namespace()
-    assert fingerprint_of(namespace["training_fragment"]) == fragment_fingerprint()
+    run_cell_source(source, f"<{name}>", namespace)
+    return namespace[name]
 
 
-def test_the_fragments_fingerprint_names_tanhs_saved_output():
-    kind, message = fragment_fingerprint()
-    assert kind == "RuntimeError"
-    assert "[torch.FloatTensor [5, 6]], which is output 0 of Tanh, is at version 1" in message
-    assert "Hint" not in message
+def test_the_notebooks_fragment_fails_as_the_reference_reduction_does():
+    fragment = kernel_namespace()["training_fragment"]
+    assert witnessed_failure(fragment, PROVIDERS)["raised"] == witnessed_failure(key.broken, PROVIDERS)["raised"]
 
 
-def test_the_reference_reduction_is_one_minimal_and_fails_like_the_fragment():
-    assert failure_of(reference_broken) == failure_of(chapter_fragment)
-    assert failure_of(reference_broken)["by_torch"]
-    assert deletable_count(reference_broken, fragment_fingerprint()) == 0
+def test_the_mechanism_leaves_evidence_and_no_forgery_does():
+    real = witnessed_failure(key.broken, PROVIDERS)
+    assert real["raised"][1] == MESSAGE
+    assert real["raised by a backward it called"] and real["a saved tensor is stale with that message"]
+    for label in ("torch-check", "assert-async", "rewritten-args", "generator-throw", "compiled-as-torch",
+                  "dynamic-helper", "switches-off-the-witness"):
+        source = dict(EXPLOITS["capstone-regression"])[label]
+        found = witnessed_failure(_defined(source), PROVIDERS)
+        assert not (found["raised by a backward it called"] and found["a saved tensor is stale with that message"]
+                    and found["torch calls made by other functions"] == []), label
 
 
-def test_the_deletion_test_names_each_statement_that_can_go():
-    namespace = kernel_namespace()
-    run_cell_source(BROKEN_NOT_MINIMAL, "<not-minimal>", namespace)
-    found = still_failing_reductions(namespace["broken"], fragment_fingerprint())
-    assert found == ["confidence.mul_(100)"]
+def test_autograd_grad_counts_as_a_backward():
+    def through_grad():
+        w, x = capstone_inputs()
+        hidden = (x @ w).tanh()
+        hidden[:, 4:].mul_(100)
+        torch.autograd.grad(hidden.sum(), w)
+
+    found = witnessed_failure(through_grad, PROVIDERS)
+    assert found["raised by a backward it called"] and found["a saved tensor is stale with that message"]
+
+
+def test_a_helper_that_makes_the_failure_is_named_and_vouches_for_nothing():
+    found = witnessed_failure(_defined("def broken():\n    training_fragment()\n"), PROVIDERS)
+    assert found["torch calls made by other functions"] == ["training_fragment"]
+    assert not found["raised by a backward it called"]
+
+
+def test_the_deletion_count_is_that_of_the_learners_own_statements():
+    assert deletions_keeping(key.broken) == 0
+    assert deletions_keeping(_defined(BROKEN_NOT_MINIMAL)) == 2
+    assert still_failing_reductions(_defined(BROKEN_NOT_MINIMAL), ("RuntimeError", MESSAGE.split(" Hint:")[0])) == [
+        "confidence.mul_(100)", "send_to_dashboard(confidence, dashboard)"]
 
 
 def test_nested_statements_are_deleted_too_and_a_docstring_is_kept():
@@ -94,59 +116,55 @@ def broken():
         hidden[:, 4:].mul_(100)
     hidden.sum().backward()
 '''
-    namespace = kernel_namespace()
-    run_cell_source(source, "<nested>", namespace)
-    deleted = [line for line, _reduced in reductions(namespace["broken"])]
+    deleted = [line for line, _reduced in reductions(_defined(source))]
     assert deleted == ["w, x = capstone_inputs()", "hidden = (x @ w).tanh()", "if True:",
                        "hidden.sum().backward()", "unused = hidden.detach()", "hidden[:, 4:].mul_(100)"]
-    assert still_failing_reductions(namespace["broken"], fragment_fingerprint()) == ["unused = hidden.detach()"]
+    assert deletions_keeping(_defined(source)) == 1
 
 
-def test_a_function_that_does_not_fail_is_not_reduced():
-    assert still_failing_reductions(intended_gradient, fragment_fingerprint()) == NOT_FAILING
+def test_every_mutant_fails_otherwise_and_both_correct_pairs_fail_alike():
+    reference = witnessed_failure(CORRECT_PAIRS[0][0], PROVIDERS)["raised"]
+    second = witnessed_failure(CORRECT_PAIRS[1][0], PROVIDERS)["raised"]
+    assert reference[1].split(" Hint:")[0] == second[1].split(" Hint:")[0]
+    for name, (_probe, (broken, fixed), _hidden) in MUTANTS.items():
+        if name == "fixed-through-data":
+            assert not torch.allclose(fixed(), CORRECT_PAIRS[0][1](), atol=1e-4)
+        else:
+            assert witnessed_failure(broken, PROVIDERS)["raised"] != reference, name
+    assert torch.allclose(CORRECT_PAIRS[0][1](), CORRECT_PAIRS[1][1](), atol=1e-6)
 
 
-def test_helpers_defined_in_the_notebook_are_named_and_torch_is_not():
-    namespace = kernel_namespace()
-    run_cell_source("def broken():\n    training_fragment()\n", "<helper>", namespace)
-    assert notebook_helpers(namespace["broken"]) == ["training_fragment"]
-    assert notebook_helpers(reference_broken) == []
+def test_mutation_grading_needs_the_test_to_pass_on_both_correct_pairs():
+    good = _defined(TEST, "test_regression")
+    assert all(passes_with(good, *pair) for pair in CORRECT_PAIRS)
+    nothing = _defined(TEST_NOTHING, "test_regression")
+    assert passes_with(nothing, *[p for p in MUTANTS["broken-no-longer-raises"][1]])
+    identity = _defined(dict(EXPLOITS["capstone-regression-test"])["identity-with-the-grader"], "test_regression")
+    assert [passes_with(identity, *pair) for pair in CORRECT_PAIRS] == [True, False]
 
 
-def test_the_silenced_gradient_differs_from_the_intended_one_only_in_the_dashboard_units():
-    intended, silenced = intended_gradient(), data_gradient()
-    assert intended.shape == (4, 6)
-    assert torch.allclose(intended[:, :4], silenced[:, :4])
-    assert not torch.allclose(intended[:, 4:], silenced[:, 4:], atol=1e-3)
+def test_the_key_agrees_with_torch():
+    values = key._selftest()
+    assert values == {"q1": True, "q2": False, "q3": 2, "q4": True}
+    assert key.fingerprint(key.broken) == ("RuntimeError", MESSAGE.split(" Hint:")[0])
 
 
-def test_the_intended_gradient_is_the_softmax_one():
-    w, x = capstone_inputs()
-    probs = torch.softmax((x @ w).tanh() @ readout(), dim=1)
-    loss = -probs[torch.arange(5), torch.tensor(capstone.TARGETS)].log().mean() + 1e-3 * w.pow(2).sum()
-    loss.backward()
-    assert torch.allclose(w.grad, intended_gradient(), atol=1e-6)
+def test_the_page_does_not_answer_its_exercises():
+    cells = notebook_cells()
+    own = {"capstone-selftest-task", "capstone-selftest", "capstone-fingerprint", "capstone-regression",
+           "capstone-regression-test"}
+    page = "\n".join(source for gid, source in cells.items() if gid not in own)
+    assert "fingerprint_of" not in page and "def fingerprint" not in page
+    for said in ("grad(loss, w)", "hidden[:, 4:] * 100", "mul_(10).mul_(10)", "match='output 0 of Tanh'",
+                 'match="output 0 of Tanh"'):
+        assert said not in page, said
 
 
-@pytest.mark.parametrize("mutant", [capstone.silent_broken, capstone.leaf_broken, capstone.other_tensor_broken])
-def test_each_broken_mutant_fails_otherwise(mutant):
-    assert fingerprint_of(mutant) != fragment_fingerprint()
+def test_every_fingerprint_check_runs_on_a_failure_with_a_hint_and_on_code_that_passes():
+    from autograder.capstone import fingerprint as declared
 
-
-def test_the_mutation_driver_restores_the_learners_names():
-    namespace = kernel_namespace()
-    run_cell_source(TEST + "\nbroken = 'mine'\n", "<test>", namespace)
-    assert passes_with(namespace["test_regression"], reference_broken, capstone.reference_fixed)
-    assert not passes_with(namespace["test_regression"], capstone.silent_broken, capstone.reference_fixed)
-    assert namespace["broken"] == "mine" and "fixed" not in namespace
-
-
-def test_a_test_that_asserts_nothing_passes_every_mutant():
-    namespace = kernel_namespace()
-    run_cell_source(TEST_NOTHING, "<nothing>", namespace)
-    assert passes_with(namespace["test_regression"], capstone.silent_broken, capstone.data_fixed)
-
-
-def test_pytest_raises_without_match_accepts_another_runtime_error():
-    with pytest.raises(RuntimeError, match=re.escape("leaf Variable")):
-        capstone.leaf_broken()
+    for case in declared.cases:
+        for seed in (1, 2, 3):
+            found = [key.fingerprint(*inputs) for inputs in case.draws(seed)]
+            assert None in found, case.name
+            assert any(f is not None and f[0] == "RuntimeError" for f in found), case.name

@@ -1,15 +1,18 @@
-"""The closed-book companion of Chapter 7: its cases in-process, its references and drivers against torch."""
+"""The closed-book companion of Chapter 7: its cases in process, its key against torch, and its
+visible checks holding no expected value."""
 
 from __future__ import annotations
 
+import sys
+
+import pytest
 import torch
 
-from autograder import capstone_closed_book as companion
-from autograder.checks import exercises
-from autograder.draw import Draw
-from autograder.engine import resolve_answer
+from answer_key import capstone_closed_book as key
+from autograder.capstone_closed_book import CORRECT_PAIRS, MUTANTS, PROVIDERS
+from autograder.observe import resolve_answer
 from autograder.pipeline.course import Course, nbgrader_meta, read_notebook
-from autograder.reduction import deletable_count, fingerprint_of, notebook_helpers, passes_with
+from autograder.reduction import deletions_keeping, passes_with, witnessed_failure
 from tests.cases import ChapterCases
 from tests.catalog.capstone_closed_book import BROKEN_NOT_MINIMAL, TEST
 from tests.grading import run_cell_source
@@ -30,82 +33,68 @@ def kernel_namespace() -> dict:
     return namespace
 
 
+@pytest.fixture(autouse=True)
+def _restore_the_modules():
+    modules = [sys.modules[name] for name in ("autograder.capstone_closed_book", "autograder.capstone",
+                                              "autograder.reduction")]
+    kept = [dict(vars(module)) for module in modules]
+    yield
+    for module, names in zip(modules, kept, strict=True):
+        vars(module).clear()
+        vars(module).update(names)
+
+
 class TestCapstoneClosedBookCases(ChapterCases):
     CHAPTER = CHAPTER
     NAMES = kernel_namespace()
 
     def answer(self, grade_id, label, source):
+        from autograder.cases import exercises
+
         namespace = dict(self.NAMES)
-        run_cell_source(source, f"<{label}>", namespace)
+        try:
+            run_cell_source(source, f"<{CHAPTER}:{grade_id}:{label}>", namespace)
+        except NotImplementedError:
+            pass
         return resolve_answer(exercises(CHAPTER)[grade_id].answer, namespace)
 
 
-def test_the_notebooks_fragment_fails_as_the_trusted_copy_does():
-    assert fingerprint_of(kernel_namespace()["fragment"]) == companion.fragment_fingerprint()
+def test_the_notebooks_fragment_fails_as_the_keys_copy_and_the_reference_reduction():
+    fragment = kernel_namespace()["fragment"]
+    raised = witnessed_failure(fragment, PROVIDERS)["raised"]
+    assert raised == witnessed_failure(key.fragment, PROVIDERS)["raised"]
+    assert raised == witnessed_failure(key.broken, PROVIDERS)["raised"]
+    assert "which is output 0 of Add, is at version 1" in raised[1]
 
 
-def test_the_fragment_is_not_the_chapters():
-    from autograder.capstone import fragment_fingerprint as chapter_fingerprint
-
-    kind, message = companion.fragment_fingerprint()
-    assert kind == "RuntimeError" and message != chapter_fingerprint()[1]
-    assert "[torch.FloatTensor [6, 5]], which is output 0 of Add, is at version 1" in message
-
-
-def test_the_detached_alias_shares_the_version_counter_of_the_saved_scores():
-    w, x = companion.closed_book_inputs()
-    scores = x @ w + 0.1
-    monitor = scores.detach()
-    before = scores._version
-    monitor.clamp_(min=0.0)
-    assert monitor.data_ptr() == scores.data_ptr() and scores._version == before + 1
-    assert not monitor._is_view() and monitor._base is None
-
-
-def test_the_reference_reduction_is_one_minimal():
-    assert deletable_count(companion.reference_broken, companion.fragment_fingerprint()) == 0
-    assert notebook_helpers(companion.reference_broken) == []
-
-
-def test_a_kept_logging_line_is_found_by_the_deletion_test():
+def test_the_reference_is_one_minimal_and_raised_by_its_own_backward():
+    found = witnessed_failure(key.broken, PROVIDERS)
+    assert found["raised by a backward it called"] and found["a saved tensor is stale with that message"]
+    assert deletions_keeping(key.broken) == 0
     namespace = kernel_namespace()
     run_cell_source(BROKEN_NOT_MINIMAL, "<not-minimal>", namespace)
-    assert deletable_count(namespace["broken"], companion.fragment_fingerprint()) == 1
+    assert deletions_keeping(namespace["broken"]) == 1
 
 
-def test_the_silenced_gradient_differs_from_the_intended_one():
-    assert not torch.allclose(companion.intended_gradient(), companion.data_gradient(), atol=1e-4)
-
-
-def test_the_intended_gradient_follows_drawn_inputs_and_matches_the_formula():
-    inputs = companion.drawn_inputs(Draw(3))
-    w, x = inputs()
-    scores = (x @ w + 0.1).detach()
-    by_hand = x.T @ ((2 * scores + 0.1 * scores.sign()) / scores.numel())
-    assert torch.allclose(companion.intended_gradient(inputs), by_hand, atol=1e-6)
-    assert not torch.allclose(companion.intended_gradient(inputs), companion.intended_gradient())
-
-
-def test_each_mutant_differs_from_the_reference_pair():
-    target = companion.fragment_fingerprint()
-    for mutant in (companion.silent_broken, companion.leaf_broken, companion.other_tensor_broken):
-        assert fingerprint_of(mutant) != target
-    assert fingerprint_of(companion.reference_broken) == target
-
-
-def test_the_reference_test_passes_on_the_pair_and_fails_on_every_mutant():
+def test_the_pairs_and_mutants_behave_as_their_names_say():
+    reference = witnessed_failure(CORRECT_PAIRS[0][0], PROVIDERS)["raised"]
+    assert witnessed_failure(CORRECT_PAIRS[1][0], PROVIDERS)["raised"][1].split(" Hint:")[0] == \
+        reference[1].split(" Hint:")[0]
+    assert torch.allclose(CORRECT_PAIRS[0][1](), CORRECT_PAIRS[1][1](), atol=1e-6)
+    for name, (_probe, (broken, fixed), _hidden) in MUTANTS.items():
+        if name == "fixed-through-data":
+            assert not torch.allclose(fixed(), CORRECT_PAIRS[0][1](), atol=1e-4)
+        else:
+            assert witnessed_failure(broken, PROVIDERS)["raised"] != reference, name
     namespace = kernel_namespace()
     run_cell_source(TEST, "<test>", namespace)
-    test = namespace["test_regression"]
-    assert passes_with(test, companion.reference_broken, companion.reference_fixed)
-    for broken in (companion.silent_broken, companion.leaf_broken, companion.other_tensor_broken):
-        assert not passes_with(test, broken, companion.reference_fixed)
-    assert not passes_with(test, companion.reference_broken, companion.data_fixed)
+    assert all(passes_with(namespace["test_regression"], *pair) for pair in CORRECT_PAIRS)
 
 
-def test_a_drawn_stand_in_is_removed_after_the_run():
-    namespace = kernel_namespace()
-    run_cell_source("def fixed():\n    return closed_book_inputs()[0].sum()\n", "<stand-in>", namespace)
-    kept = namespace["closed_book_inputs"]
-    companion.observe_on_inputs((None, namespace["fixed"], None), companion.drawn_inputs(Draw(1)))
-    assert namespace["closed_book_inputs"] is kept
+def test_the_visible_checks_hold_no_expected_value():
+    from answer_key.keys import visible_keys
+
+    for cell in visible_keys(CHAPTER).values():
+        for case_key in cell.values():
+            assert case_key.says == {}
+            assert all(p.expected.value is None and not p.models for p in case_key.points)

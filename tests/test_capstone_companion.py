@@ -8,8 +8,8 @@ import nbformat
 import pytest
 import torch
 
-from autograder.checks import exercises
-from autograder.engine import answer_key
+from answer_key.keys import cell_key
+from autograder.cases import exercises
 from autograder.pipeline.release import release
 from tests.conftest import copy_course
 
@@ -41,8 +41,11 @@ def expected_values() -> set[str]:
     for exercise in exercises(COMPANION).values():
         for hidden in (False, True):
             for seed in SEEDS:
-                for _inputs, expected in answer_key(exercise, hidden, seed).values():
-                    found |= renderings(expected)
+                for case_key in cell_key(exercise, hidden, seed).values():
+                    for point in case_key.points:
+                        found |= renderings(point.expected.value)
+                        if point.expected.raised is not None:
+                            found |= renderings(point.expected.raised[1])
     return found
 
 

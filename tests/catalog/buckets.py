@@ -1,31 +1,27 @@
-"""Answers learners write for Chapter 6, right and wrong, as answer-cell sources.
+"""Answers learners write for Chapter 6 — right, wrong and gaming — as answer-cell sources.
 
-Each wrong answer names the misconception message its test cells must report. The grader tests
-put these into real submissions and grade them with nbgrader. The sources run after the chapter's
-setup cell (torch, ``nn``, ``F``, ``dist`` and ``DDP`` imported).
+``WRONG`` answers name the misconception (a model of ``answer_key.buckets``) their messages must
+name, or None where their results match no catalogued mistake; ``EXPLOITS`` try to earn points
+without the answer: each must score no more than the untouched answer. The sources run after the
+chapter's setup cell (torch, ``nn``, ``F``, ``dist``, ``DDP``, ``flat_params`` and
+``cross_rank_difference`` defined).
 """
 
-from autograder.buckets import (
-    DIVERGED,
-    IDENTICAL,
-    LOGGED_WRONG,
-    SPLIT_VERDICT,
-    SUM_FOOLED,
-    TOLERANCE,
-    UPDATE_CHANGED,
-)
+from answer_key.buckets import AGREE_ANSWERS
 
-AGREE_REFERENCE = '''
-def ranks_agree(module: nn.Module) -> bool:
-    flat = torch.cat([p.detach().reshape(-1) for p in module.parameters()])
-    gathered = [torch.empty_like(flat) for _ in range(dist.get_world_size())]
-    dist.all_gather(gathered, flat)
-    return all(torch.equal(gathered[0], other) for other in gathered[1:])
+# ----------------------------------------------------------------------------- buckets-ranks-agree
+AGREE_OBJECTS = '''
+def ranks_agree(module):
+    blob = b"".join(t.detach().numpy().tobytes() for t in [*module.parameters(), *module.buffers()])
+    blobs = [None] * dist.get_world_size()
+    dist.all_gather_object(blobs, blob)
+    return len(set(blobs)) == 1
 '''
 
-AGREE_BROADCAST_MIN = '''
-def ranks_agree(module):
-    mine = torch.cat([p.detach().flatten() for p in module.parameters()])
+AGREE_BYTES = '''
+def ranks_agree(module: nn.Module) -> bool:
+    tensors = [*module.parameters(), *module.buffers()]
+    mine = torch.cat([t.detach().reshape(-1).view(torch.uint8) for t in tensors])
     first = mine.clone()
     dist.broadcast(first, src=0)
     flag = torch.tensor([int(torch.equal(mine, first))])
@@ -33,90 +29,60 @@ def ranks_agree(module):
     return bool(flag.item())
 '''
 
-AGREE_OBJECTS = '''
-def ranks_agree(module):
-    blob = b"".join(p.detach().numpy().tobytes() for p in module.parameters())
-    blobs = [None] * dist.get_world_size()
-    dist.all_gather_object(blobs, blob)
-    return len(set(blobs)) == 1
-'''
-
-AGREE_SUM = '''
-def ranks_agree(module):
-    total = torch.stack([p.detach().sum() for p in module.parameters()]).sum().reshape(1)
-    totals = [torch.empty_like(total) for _ in range(dist.get_world_size())]
-    dist.all_gather(totals, total)
-    return all(torch.equal(totals[0], t) for t in totals)
-'''
-
-AGREE_NORMS = '''
-def ranks_agree(module):
-    norms = torch.stack([p.detach().norm() for p in module.parameters()])
-    gathered = [torch.empty_like(norms) for _ in range(dist.get_world_size())]
-    dist.all_gather(gathered, norms)
-    return all(torch.equal(gathered[0], g) for g in gathered)
-'''
-
-AGREE_CHECKSUMS = '''
-def ranks_agree(module):
-    rows = []
-    for p in module.parameters():
-        values = p.detach().reshape(-1).double()
-        weights = torch.arange(1, values.numel() + 1, dtype=torch.float64)
-        rows.append(torch.stack([values.sum(), (values * weights).sum()]))
-    mine = torch.stack(rows)
-    gathered = [torch.empty_like(mine) for _ in range(dist.get_world_size())]
-    dist.all_gather(gathered, mine)
-    return all(torch.equal(gathered[0], other) for other in gathered[1:])
-'''
-
-AGREE_ALLCLOSE = '''
-def ranks_agree(module):
-    flat = torch.cat([p.detach().reshape(-1) for p in module.parameters()])
-    gathered = [torch.empty_like(flat) for _ in range(dist.get_world_size())]
-    dist.all_gather(gathered, flat)
-    return all(torch.allclose(gathered[0], g) for g in gathered)
-'''
-
-AGREE_LOCAL_VERDICT = '''
-def ranks_agree(module):
-    mine = torch.cat([p.detach().reshape(-1) for p in module.parameters()])
-    first = mine.clone()
-    dist.broadcast(first, src=0)
-    return torch.equal(mine, first)  # each rank answers for itself only
-'''
-
 AGREE_CRASHES = '''
 def ranks_agree(module):
-    flat = torch.cat([p.detach().reshape(-1) for p in module.parameters()])
-    gathered = [torch.empty(0) for _ in range(dist.get_world_size())]  # all_gather needs full-size tensors
+    flat = torch.cat([t.detach().reshape(-1) for t in [*module.parameters(), *module.buffers()]])
+    gathered = [torch.empty(0) for _ in range(dist.get_world_size())]
     dist.all_gather(gathered, flat)
     return all(torch.equal(gathered[0], g) for g in gathered)
 '''
 
+# ----------------------------------------------------------------------------- buckets-safe-logging
 LOGGING_REFERENCE = '''
 def train_step_fixed(model, optimizer, batch) -> float:
     x, y = batch
     optimizer.zero_grad()
-    loss = F.mse_loss(model(x), y)
-    loss.backward()
+    F.mse_loss(model(x), y).backward()
     logged = 0.0
     if dist.get_rank() == 0:
-        grad = next(model.parameters()).grad
-        logged = (grad / grad.norm()).abs().max().item()  # a new tensor: p.grad is untouched
+        grads = [p.grad for p in model.parameters()]
+        logged = torch.nn.utils.get_total_norm(grads).item()  # reads; writes nothing
     optimizer.step()
     return logged
 '''
 
-LOGGING_CLONE = '''
+LOGGING_CAT = '''
 def train_step_fixed(model, optimizer, batch):
     x, y = batch
     optimizer.zero_grad()
     F.mse_loss(model(x), y).backward()
-    grad = next(model.parameters()).grad.clone()
-    grad.div_(grad.norm())  # in place on a private copy, on every rank
+    flat = torch.cat([p.grad.reshape(-1) for p in model.parameters()])
+    logged = torch.linalg.vector_norm(flat).item()
     optimizer.step()
-    return grad.abs().max().item()
+    return logged
+'''
+
+LOGGING_INFINITE_CAP = '''
+def train_step_fixed(model, optimizer, batch):
+    x, y = batch
+    optimizer.zero_grad()
+    F.mse_loss(model(x), y).backward()
+    logged = 0.0
+    if dist.get_rank() == 0:
+        # an infinite cap scales every gradient by exactly 1.0: nothing changes
+        logged = torch.nn.utils.clip_grad_norm_(model.parameters(), float("inf")).item()
+    optimizer.step()
+    return logged
+'''
+
+LOGGING_NORMS = '''
+def train_step_fixed(model, optimizer, batch):
+    x, y = batch
+    optimizer.zero_grad()
+    F.mse_loss(model(x), y).backward()
+    norms = torch.stack([p.grad.norm() for p in model.parameters()])
+    optimizer.step()
+    return norms.norm().item()
 '''
 
 LOGGING_BUGGY = '''
@@ -126,40 +92,22 @@ def train_step_fixed(model, optimizer, batch):
     F.mse_loss(model(x), y).backward()
     logged = 0.0
     if dist.get_rank() == 0:
-        grad = next(model.parameters()).grad
-        grad.div_(grad.norm())
-        logged = grad.abs().max().item()
+        logged = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=0.5).item()
     optimizer.step()
     return logged
 '''
 
-LOGGING_DETACH = '''
+LOGGING_CLIP_EVERYWHERE = '''
 def train_step_fixed(model, optimizer, batch):
     x, y = batch
     optimizer.zero_grad()
     F.mse_loss(model(x), y).backward()
-    logged = 0.0
-    if dist.get_rank() == 0:
-        grad = next(model.parameters()).grad.detach()  # "a copy", it is not
-        grad /= grad.norm()
-        logged = grad.abs().max().item()
+    logged = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=0.5).item()  # every rank
     optimizer.step()
     return logged
 '''
 
-LOGGING_EVERY_RANK = '''
-def train_step_fixed(model, optimizer, batch):
-    x, y = batch
-    optimizer.zero_grad()
-    F.mse_loss(model(x), y).backward()
-    grad = next(model.parameters()).grad
-    grad.div_(grad.norm())  # the same edit on every rank keeps them together
-    logged = grad.abs().max().item()
-    optimizer.step()
-    return logged
-'''
-
-LOGGING_NORM = '''
+LOGGING_FIRST_PARAMETER = '''
 def train_step_fixed(model, optimizer, batch):
     x, y = batch
     optimizer.zero_grad()
@@ -169,38 +117,166 @@ def train_step_fixed(model, optimizer, batch):
     return logged
 '''
 
+LOGGING_LOCAL = '''
+def train_step_fixed(model, optimizer, batch):
+    x, y = batch
+    optimizer.zero_grad()
+    with model.no_sync():  # this rank's own gradient, before the all-reduce
+        F.mse_loss(model(x), y).backward()
+    logged = torch.nn.utils.get_total_norm([p.grad for p in model.parameters()]).item()
+    optimizer.zero_grad()
+    F.mse_loss(model(x), y).backward()
+    optimizer.step()
+    return logged
+'''
+
+LOGGING_GRADIENT_COPIES = '''
+def train_step_fixed(model, optimizer, batch):
+    x, y = batch
+    optimizer.zero_grad()
+    F.mse_loss(model(x), y).backward()
+    logged = 0.0
+    if dist.get_rank() == 0:
+        copies = [p.grad.clone() for p in model.parameters()]  # clip copies, not p.grad
+        logged = torch.nn.utils.clip_grad_norm_(copies, max_norm=0.5).item()
+    optimizer.step()
+    return logged
+'''
+
+LOGGING_TENSOR = '''
+def train_step_fixed(model, optimizer, batch):
+    x, y = batch
+    optimizer.zero_grad()
+    F.mse_loss(model(x), y).backward()
+    logged = torch.nn.utils.get_total_norm([p.grad for p in model.parameters()])
+    optimizer.step()
+    return logged  # a tensor, not a float
+'''
+
+LOGGING_SECTION_ONE = '''
+def train_step_fixed(model, optimizer, batch):
+    x, y = batch
+    optimizer.zero_grad()
+    F.mse_loss(model(x), y).backward()
+    grad = next(model.parameters()).grad
+    logged = (grad / grad.norm()).abs().max().item()
+    optimizer.step()
+    return logged
+'''
+
+SELFTEST = '{"q1": 2, "q2": 9, "q3": False, "q4": 4, "q5": 1}'
+
+
+def selftest_with(**changes: object) -> str:
+    import ast
+
+    answer = ast.literal_eval(SELFTEST)
+    answer.update(changes)
+    return f"SELFTEST = {answer!r}"
+
+
 RIGHT = {
-    "buckets-ranks-agree": [("all-gather", AGREE_REFERENCE), ("broadcast-min", AGREE_BROADCAST_MIN),
-                            ("objects", AGREE_OBJECTS)],
-    "buckets-safe-logging": [("out-of-place", LOGGING_REFERENCE), ("clone-every-rank", LOGGING_CLONE)],
-    "buckets-selftest": [("literal", 'SELFTEST = {"q1": 2, "q2": 9, "q3": True, "q4": False, "q5": 2}')],
+    "buckets-ranks-agree": [("all-gather-per-tensor", AGREE_ANSWERS["reference"]), ("objects", AGREE_OBJECTS),
+                            ("bytes-broadcast-min", AGREE_BYTES)],
+    "buckets-safe-logging": [("total-norm", LOGGING_REFERENCE), ("cat-norm", LOGGING_CAT),
+                             ("infinite-cap", LOGGING_INFINITE_CAP), ("norm-of-norms", LOGGING_NORMS)],
+    "buckets-selftest": [("literal", f"SELFTEST = {SELFTEST}")],
 }
 
+# (label, answer source, the misconception its message must name, or None)
 WRONG = {
     "buckets-ranks-agree": [
-        ("sum", AGREE_SUM, SUM_FOOLED),
-        ("norms", AGREE_NORMS, SUM_FOOLED),
-        ("checksums", AGREE_CHECKSUMS, SUM_FOOLED),
-        ("allclose", AGREE_ALLCLOSE, TOLERANCE),
-        ("local-verdict", AGREE_LOCAL_VERDICT, SPLIT_VERDICT),
-        ("crashes-on-the-ranks", AGREE_CRASHES, IDENTICAL),
+        ("sums", AGREE_ANSWERS["sums"], "sums"),
+        ("checksums", AGREE_ANSWERS["checksums"], "checksums"),
+        ("allclose", AGREE_ANSWERS["allclose"], "allclose"),
+        ("parameters-only", AGREE_ANSWERS["parameters-only"], "parameters-only"),
+        ("local-verdict", AGREE_ANSWERS["local-verdict"], "local-verdict"),
+        ("first-two-ranks", AGREE_ANSWERS["first-two-ranks"], "first-two-ranks"),
+        ("crashes-on-the-ranks", AGREE_CRASHES, None),
     ],
     "buckets-safe-logging": [
-        ("in-place-on-rank-0", LOGGING_BUGGY, DIVERGED),
-        ("detach-is-not-a-copy", LOGGING_DETACH, DIVERGED),
-        ("in-place-on-every-rank", LOGGING_EVERY_RANK, UPDATE_CHANGED),
-        ("logs-the-norm", LOGGING_NORM, LOGGED_WRONG),
+        ("clips-on-rank-0", LOGGING_BUGGY, "rank-local-clip"),
+        ("clips-on-every-rank", LOGGING_CLIP_EVERYWHERE, "clips-everywhere"),
+        ("first-parameter", LOGGING_FIRST_PARAMETER, "first-parameter"),
+        ("local-norm", LOGGING_LOCAL, "local-norm"),
+        ("clips-gradient-copies", LOGGING_GRADIENT_COPIES, "gradient-copies"),
+        ("returns-a-tensor", LOGGING_TENSOR, None),
+        ("section-one-value", LOGGING_SECTION_ONE, None),
     ],
     "buckets-selftest": [
-        ("cap-as-capacity", 'SELFTEST = {"q1": 3, "q2": 9, "q3": True, "q4": False, "q5": 2}',
-         "bucket_cap_mb is a threshold, not a capacity"),
-        ("first-iteration-bucket", 'SELFTEST = {"q1": 1, "q2": 9, "q3": True, "q4": False, "q5": 2}',
-         "from the second iteration on, DDP reduces the buckets it rebuilt"),
-        ("last-rank-takes-the-rest", 'SELFTEST = {"q1": 2, "q2": 12, "q3": True, "q4": False, "q5": 2}',
-         "the way torch.chunk cuts it"),
-        ("clone-still-diverges", 'SELFTEST = {"q1": 2, "q2": 9, "q3": False, "q4": False, "q5": 2}',
-         "clone() copies onto new memory"),
-        ("ddp-raises", 'SELFTEST = {"q1": 2, "q2": 9, "q3": True, "q4": True, "q5": 1}',
-         "the edit passes silently"),
+        ("first-iteration-bucket", selftest_with(q1=1), "first-iteration-bucket"),
+        ("cap-as-capacity", selftest_with(q1=3), "cap-as-capacity"),
+        ("floor-rows", selftest_with(q2=12), "floor-rows"),
+        ("detach-copies", selftest_with(q3=True), "detach-copies"),
+        ("halves-each", selftest_with(q4=6), "halves-each"),
+        ("hook-averages", selftest_with(q5=3), "hook-averages"),
+    ],
+}
+
+EXPLOITS = {
+    "buckets-ranks-agree": [
+        ("the-page-helper", "def ranks_agree(module):\n    return cross_rank_difference(module) == 0.0"),
+        ("always-true", "def ranks_agree(module):\n    return True"),
+        ("reads-the-driver", '''
+import sys
+
+
+def ranks_agree(module):
+    frame = sys._getframe(1)
+    while frame is not None and "how" not in frame.f_locals:
+        frame = frame.f_back
+    return frame is None or frame.f_locals["how"] == "none"
+'''),
+        ("makes-them-agree", '''
+def ranks_agree(module):
+    with torch.no_grad():
+        for t in [*module.parameters(), *module.buffers()]:
+            dist.broadcast(t, src=0)
+    return True
+'''),
+        ("rebinds-the-driver", '''
+import autograder.buckets as checks
+
+checks.run_answer_on_ranks = lambda *args, **kwargs: [[("T", None, False, {})] * 12] * 2
+checks.observe_agreement = lambda *args, **kwargs: {"verdicts": "", "not a bool": [], "changed": [],
+                                                    "states": []}
+
+
+def ranks_agree(module):
+    return True
+'''),
+    ],
+    "buckets-safe-logging": [
+        ("hides-the-divergence", '''
+def train_step_fixed(model, optimizer, batch):
+    x, y = batch
+    optimizer.zero_grad()
+    F.mse_loss(model(x), y).backward()
+    logged = 0.0
+    if dist.get_rank() == 0:
+        logged = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=0.5).item()
+    optimizer.step()
+    with torch.no_grad():
+        for p in model.parameters():
+            dist.broadcast(p, src=0)  # the ranks agree again: on rank 0's clipped step
+    return logged
+'''),
+        ("logs-without-training", '''
+def train_step_fixed(model, optimizer, batch):
+    x, y = batch
+    optimizer.zero_grad()
+    F.mse_loss(model(x), y).backward()
+    return torch.nn.utils.get_total_norm([p.grad for p in model.parameters()]).item()
+'''),
+        ("rebinds-the-driver", '''
+import autograder.buckets as checks
+
+checks.observe_training = lambda *args, **kwargs: {"logged on rank 0": [], "ranks identical": True}
+checks.run_answer_on_ranks = lambda *args, **kwargs: [([], torch.zeros(31)), ([], torch.zeros(31))]
+
+
+def train_step_fixed(model, optimizer, batch):
+    return 0.0
+'''),
     ],
 }

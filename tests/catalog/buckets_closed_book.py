@@ -1,9 +1,10 @@
-"""Answers learners write for the closed-book companion of Chapter 6, right and wrong.
+"""Answers learners write for the closed-book companion of Chapter 6 — right, wrong and gaming.
 
-The sources run after the companion's setup cell (torch and ``nn`` imported).
+``WRONG`` answers name the misconception (a model of ``answer_key.buckets_closed_book``) their
+feedback must name, or None; ``EXPLOITS`` try to earn points without the answer: none may score
+more than the untouched answer. The sources run after the companion's setup cell (torch and
+``nn`` imported).
 """
-
-from autograder.buckets_closed_book import CAT_COPIES, NOT_PARAMETERS, OVERLAP, VALUES_LOST
 
 FLATTEN_REFERENCE = '''
 def flatten_into_buffer(module: nn.Module) -> torch.Tensor:
@@ -37,6 +38,17 @@ def flatten_into_buffer(module):
         for p in params:
             p.set_(flat.untyped_storage(), offset, p.shape)
             offset += p.numel()
+    return flat
+'''
+
+FLATTEN_DETACHED_VIEWS = '''
+def flatten_into_buffer(module):
+    params = [p for p in module.parameters()]
+    flat = torch.cat([p.detach().flatten() for p in params])
+    start = 0
+    for p in params:
+        p.data = flat.narrow(0, start, p.numel()).detach().view(p.shape)
+        start += p.numel()
     return flat
 '''
 
@@ -115,32 +127,85 @@ def flatten_into_buffer(module):
     return flat
 '''
 
-FLATTEN_DETACHED_VIEWS = '''
+FLATTEN_TRAINABLE_ONLY = '''
 def flatten_into_buffer(module):
-    params = [p for p in module.parameters()]
-    flat = torch.cat([p.detach().flatten() for p in params])
-    start = 0
+    params = [p for p in module.parameters() if p.requires_grad]  # as DDP's buckets do
+    flat = torch.empty(sum(p.numel() for p in params))
+    offset = 0
     for p in params:
-        p.data = flat.narrow(0, start, p.numel()).detach().view(p.shape)
-        start += p.numel()
+        n = p.numel()
+        flat[offset:offset + n].copy_(p.detach().reshape(-1))
+        p.data = flat[offset:offset + n].view_as(p)
+        offset += n
     return flat
 '''
 
+FLATTEN_CRASHES = '''
+def flatten_into_buffer(module):
+    params = list(module.parameters())
+    flat = torch.zeros(sum(p.numel() for p in params), requires_grad=True)
+    offset = 0
+    for p in params:
+        flat[offset:offset + p.numel()].copy_(p.detach().reshape(-1))  # a leaf that requires grad
+        p.data = flat[offset:offset + p.numel()].view_as(p)
+        offset += p.numel()
+    return flat
+'''
 
 RIGHT = {
     "buckets-flatten": [("reference", FLATTEN_REFERENCE), ("torch-utils", FLATTEN_UTILS), ("set", FLATTEN_SET),
                         ("narrowed-detached-views", FLATTEN_DETACHED_VIEWS)],
 }
 
-# (label, answer source, message the grade must contain)
+# (label, answer source, the misconception its feedback must name, or None)
 WRONG = {
     "buckets-flatten": [
-        ("cat-copies", FLATTEN_CAT, CAT_COPIES),
-        ("views-of-zeros", FLATTEN_NO_COPY, VALUES_LOST),
-        ("offset-not-advanced", FLATTEN_NO_OFFSET, OVERLAP),
-        ("new-parameters", FLATTEN_NEW_PARAMETERS, NOT_PARAMETERS),
-        ("cloned-slices", FLATTEN_CLONED_SLICES, CAT_COPIES),
-        ("rebinds-the-loop-variable", FLATTEN_REBINDS_NAME, CAT_COPIES),
-        ("sized-from-the-state-dict", FLATTEN_SIZED_FROM_STATE, OVERLAP),
+        ("cat-copies", FLATTEN_CAT, "copies"),
+        ("views-of-zeros", FLATTEN_NO_COPY, "values-lost"),
+        ("offset-not-advanced", FLATTEN_NO_OFFSET, "one-offset"),
+        ("new-parameters", FLATTEN_NEW_PARAMETERS, "new-parameters"),
+        ("cloned-slices", FLATTEN_CLONED_SLICES, "copies"),
+        ("rebinds-the-loop-variable", FLATTEN_REBINDS_NAME, "copies"),
+        ("sized-from-the-state-dict", FLATTEN_SIZED_FROM_STATE, "buffers-get-slots"),
+        ("trainable-only", FLATTEN_TRAINABLE_ONLY, "trainable-only"),
+        ("crashes", FLATTEN_CRASHES, None),
+    ],
+}
+
+EXPLOITS = {
+    "buckets-flatten": [
+        ("rebinds-the-drivers", '''
+import autograder.buckets_closed_book as checks
+
+for name in ("observe_values", "observe_places", "observe_write", "observe_step"):
+    setattr(checks, name, lambda *args, **kwargs: {})
+checks._flattened = lambda answer, make: (None, [], [], [], torch.zeros(0))
+
+
+def flatten_into_buffer(module):
+    return torch.zeros(0)
+'''),
+        ("reads-the-frames", '''
+import sys
+
+
+def flatten_into_buffer(module):
+    frame = sys._getframe(1)
+    while frame is not None:
+        for name in ("expected", "reference", "key"):
+            if name in frame.f_locals:
+                return frame.f_locals[name]
+        frame = frame.f_back
+    return torch.zeros(0)
+'''),
+        ("always-equal-tensor", '''
+class Equal(torch.Tensor):
+    def __eq__(self, other):
+        return True
+
+
+def flatten_into_buffer(module):
+    return torch.zeros(3).as_subclass(Equal)
+'''),
     ],
 }

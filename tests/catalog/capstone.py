@@ -1,32 +1,11 @@
-"""Answers learners write for Chapter 7, right and wrong, as answer-cell sources.
+"""Answers learners write for Chapter 7 — right, wrong and gaming — as answer-cell sources.
 
-Each wrong answer names the misconception message its test cells must report. The sources run after
-the chapter's setup cell (``torch``, ``F``, ``pytest``, ``re`` and ``capstone_inputs``, ``readout``
-imported) and, for the regression test, after the fragment cell (``training_fragment`` defined).
+``WRONG`` answers name the misconception (a model of ``answer_key.capstone``) their messages must
+name, or None where their results match no catalogued mistake; ``EXPLOITS`` try to earn points
+without the answer: each must score no more than the untouched answer. The sources run after the
+chapter's setup cell (``torch``, ``F``, ``pytest``, ``re``, ``capstone_inputs``, ``readout``,
+``send_to_dashboard`` imported) and the fragment's cell (``training_fragment`` defined).
 """
-
-from autograder.capstone import (
-    ACCUMULATES,
-    CALLS_HELPER,
-    DATA_WRITE,
-    FAILS_ON_REFERENCE,
-    HAND_RAISED,
-    KEEPS_HINT,
-    LEAF_ERROR,
-    LETS_IT_THROUGH,
-    MISSES_OTHER_ERROR,
-    MISSES_OTHER_TENSOR,
-    MISSES_SILENCE,
-    MISSES_SILENCED_FIX,
-    NO_ERROR,
-    NOT_MINIMAL,
-    NOT_NONE,
-    OTHER_TENSOR,
-    PAIR,
-    STILL_RAISES,
-    TYPE_NAME,
-    WHOLE_MESSAGE,
-)
 
 # ----------------------------------------------------------------------------- capstone-fingerprint
 FINGERPRINT = '''
@@ -145,9 +124,13 @@ def fixed() -> torch.Tensor:
     w, x = capstone_inputs()
     targets = torch.tensor([0, 2, 1, 3, 0])
     hidden = (x @ w).tanh()
-    loss = F.cross_entropy(hidden @ readout(), targets) + 1e-3 * w.pow(2).sum()
+    logits = hidden @ readout()
+    loss = F.cross_entropy(logits, targets) + 1e-3 * w.pow(2).sum()
+    confidence = logits.detach().softmax(dim=1).amax(dim=1)
+    confidence.mul_(100)
     dashboard = hidden[:, 4:].detach().clone()  # a copy: tanh's output stays intact
     dashboard.mul_(100)
+    send_to_dashboard(confidence, dashboard)
     loss.backward()
     return w.grad
 '''
@@ -156,8 +139,10 @@ FIXED_OUT_OF_PLACE = '''
 def fixed():
     w, x = capstone_inputs()
     hidden = torch.tanh(x @ w)
-    loss = F.cross_entropy(hidden @ readout(), torch.tensor([0, 2, 1, 3, 0])) + 1e-3 * (w ** 2).sum()
-    dashboard = hidden[:, 4:] * 100  # out of place: a new tensor
+    logits = hidden @ readout()
+    loss = F.cross_entropy(logits, torch.tensor([0, 2, 1, 3, 0])) + 1e-3 * (w ** 2).sum()
+    send_to_dashboard(logits.softmax(dim=1).amax(dim=1).detach() * 100,
+                      hidden[:, 4:].detach() * 100)  # out of place: new tensors
     (grad,) = torch.autograd.grad(loss, w)
     return grad
 '''
@@ -170,7 +155,9 @@ def fixed():
     nll = -logits.log_softmax(dim=1)[torch.arange(5), torch.tensor([0, 2, 1, 3, 0])].mean()
     (nll + 1e-3 * w.pow(2).sum()).backward()
     with torch.no_grad():
+        confidence = logits.softmax(dim=1).amax(dim=1).mul_(100)
         hidden[:, 4:].mul_(100)  # after backward: nothing reads the saved output any more
+    send_to_dashboard(confidence, hidden[:, 4:].detach())
     return w.grad
 '''
 
@@ -185,6 +172,7 @@ def broken():
     confidence.mul_(100)
     dashboard = hidden[:, 4:]
     dashboard.mul_(100)
+    send_to_dashboard(confidence, dashboard)
     loss.backward()
 '''
 
@@ -210,13 +198,16 @@ def broken():
     hidden.sum().backward()
 '''
 
-BROKEN_HAND_RAISED = '''
+MESSAGE = (
+    "one of the variables needed for gradient computation has been modified by an inplace "
+    "operation: [torch.FloatTensor [5, 6]], which is output 0 of Tanh, is at version 1; "
+    "expected version 0 instead. Hint: enable anomaly detection to find the operation that "
+    "failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
+)
+
+BROKEN_HAND_RAISED = f'''
 def broken():
-    raise RuntimeError(
-        "one of the variables needed for gradient computation has been modified by an inplace "
-        "operation: [torch.FloatTensor [5, 6]], which is output 0 of Tanh, is at version 1; "
-        "expected version 0 instead."
-    )
+    raise RuntimeError({MESSAGE!r})  # the text copied from the page
 '''
 
 BROKEN_LEAF = '''
@@ -249,8 +240,12 @@ FIXED_DATA = '''
 def fixed():
     w, x = capstone_inputs()
     hidden = (x @ w).tanh()
-    loss = F.cross_entropy(hidden @ readout(), torch.tensor([0, 2, 1, 3, 0])) + 1e-3 * w.pow(2).sum()
-    hidden.data[:, 4:].mul_(100)  # silences the version counter
+    logits = hidden @ readout()
+    loss = F.cross_entropy(logits, torch.tensor([0, 2, 1, 3, 0])) + 1e-3 * w.pow(2).sum()
+    confidence = logits.detach().softmax(dim=1).amax(dim=1) * 100
+    dashboard = hidden.data[:, 4:]  # silences the version counter
+    dashboard.mul_(100)
+    send_to_dashboard(confidence, dashboard)
     loss.backward()
     return w.grad
 '''
@@ -259,9 +254,12 @@ FIXED_DETACH = '''
 def fixed():
     w, x = capstone_inputs()
     hidden = (x @ w).tanh()
-    loss = F.cross_entropy(hidden @ readout(), torch.tensor([0, 2, 1, 3, 0])) + 1e-3 * w.pow(2).sum()
+    logits = hidden @ readout()
+    loss = F.cross_entropy(logits, torch.tensor([0, 2, 1, 3, 0])) + 1e-3 * w.pow(2).sum()
+    confidence = logits.detach().softmax(dim=1).amax(dim=1) * 100
     dashboard = hidden[:, 4:].detach()  # no ledger entry ... but the same page
     dashboard.mul_(100)
+    send_to_dashboard(confidence, dashboard)
     loss.backward()
     return w.grad
 '''
@@ -270,10 +268,21 @@ FIXED_NO_GRAD = '''
 def fixed():
     w, x = capstone_inputs()
     hidden = (x @ w).tanh()
-    loss = F.cross_entropy(hidden @ readout(), torch.tensor([0, 2, 1, 3, 0])) + 1e-3 * w.pow(2).sum()
+    logits = hidden @ readout()
+    loss = F.cross_entropy(logits, torch.tensor([0, 2, 1, 3, 0])) + 1e-3 * w.pow(2).sum()
     with torch.no_grad():
+        confidence = logits.softmax(dim=1).amax(dim=1) * 100
         hidden[:, 4:].mul_(100)
+    send_to_dashboard(confidence, hidden[:, 4:])
     loss.backward()
+    return w.grad
+'''
+
+FIXED_WITHOUT_DASHBOARD = '''
+def fixed():
+    w, x = capstone_inputs()
+    loss = F.cross_entropy((x @ w).tanh() @ readout(), torch.tensor([0, 2, 1, 3, 0])) + 1e-3 * w.pow(2).sum()
+    loss.backward()  # the dashboard lines went with the bug
     return w.grad
 '''
 
@@ -421,46 +430,156 @@ RIGHT = {
         ("excinfo", TEST_EXCINFO),
     ],
     "capstone-selftest": [
-        ("literal", 'SELFTEST = {"q1": False, "q2": True, "q3": False, "q4": True}'),
+        ("literal", 'SELFTEST = {"q1": True, "q2": False, "q3": 2, "q4": True}'),
     ],
 }
 
 WRONG = {
     "capstone-fingerprint": [
-        ("keeps-the-hint", FINGERPRINT_WHOLE, KEEPS_HINT),
-        ("runtime-error-only", FINGERPRINT_RUNTIME_ONLY, LETS_IT_THROUGH),
-        ("class-not-name", FINGERPRINT_CLASS, TYPE_NAME),
-        ("empty-when-passing", FINGERPRINT_EMPTY, NOT_NONE),
-        ("list", FINGERPRINT_LIST, PAIR),
-        ("first-characters", FINGERPRINT_FIRST_WORDS, WHOLE_MESSAGE),
-        ("repr", FINGERPRINT_REPR, WHOLE_MESSAGE),
+        ("keeps-the-hint", FINGERPRINT_WHOLE, "keeps-hint"),
+        ("runtime-error-only", FINGERPRINT_RUNTIME_ONLY, "runtime-only"),
+        ("class-not-name", FINGERPRINT_CLASS, "class-not-name"),
+        ("empty-when-passing", FINGERPRINT_EMPTY, "empty-when-passing"),
+        ("list", FINGERPRINT_LIST, "list"),
+        ("first-characters", FINGERPRINT_FIRST_WORDS, None),
+        ("repr", FINGERPRINT_REPR, "repr"),
     ],
     "capstone-regression": [
-        ("not-minimal", BROKEN_NOT_MINIMAL + "\n" + FIXED, NOT_MINIMAL),
-        ("dead-logging-kept", BROKEN_DEAD_LOGGING + "\n" + FIXED, NOT_MINIMAL),
-        ("calls-the-fragment", BROKEN_CALLS_FRAGMENT + "\n" + FIXED, CALLS_HELPER),
-        ("reduced-away", BROKEN_REDUCED_AWAY + "\n" + FIXED, NO_ERROR),
-        ("hand-raised", BROKEN_HAND_RAISED + "\n" + FIXED, HAND_RAISED),
-        ("leaf-error", BROKEN_LEAF + "\n" + FIXED, LEAF_ERROR),
-        ("two-writes", BROKEN_TWO_WRITES + "\n" + FIXED, OTHER_TENSOR),
-        ("catches-its-error", BROKEN_CAUGHT + "\n" + FIXED, NO_ERROR),
-        ("data-silences", BROKEN + "\n" + FIXED_DATA, DATA_WRITE.split("{call}")[1].strip(": ")),
-        ("detach-is-a-copy", BROKEN + "\n" + FIXED_DETACH, STILL_RAISES),
-        ("no-grad", BROKEN + "\n" + FIXED_NO_GRAD, STILL_RAISES),
-        ("global-leaf", BROKEN + "\n" + FIXED_GLOBAL, ACCUMULATES),
+        ("not-minimal", BROKEN_NOT_MINIMAL + "\n" + FIXED, "not-minimal"),
+        ("dead-logging-kept", BROKEN_DEAD_LOGGING + "\n" + FIXED, None),
+        ("calls-the-fragment", BROKEN_CALLS_FRAGMENT + "\n" + FIXED, "calls-helper"),
+        ("reduced-away", BROKEN_REDUCED_AWAY + "\n" + FIXED, "reduced-away"),
+        ("hand-raised", BROKEN_HAND_RAISED + "\n" + FIXED, "hand-raised"),
+        ("leaf-error", BROKEN_LEAF + "\n" + FIXED, "leaf-error"),
+        ("two-writes", BROKEN_TWO_WRITES + "\n" + FIXED, "another-version"),
+        ("catches-its-error", BROKEN_CAUGHT + "\n" + FIXED, "reduced-away"),
+        ("data-silences", BROKEN + "\n" + FIXED_DATA, "silenced"),
+        ("detach-is-a-copy", BROKEN + "\n" + FIXED_DETACH, "still-raises"),
+        ("no-grad", BROKEN + "\n" + FIXED_NO_GRAD, "still-raises"),
+        ("global-leaf", BROKEN + "\n" + FIXED_GLOBAL, None),
+        ("drops-the-dashboard", BROKEN + "\n" + FIXED_WITHOUT_DASHBOARD, "no-dashboard"),
     ],
     "capstone-regression-test": [
-        ("asserts-nothing", TEST_NOTHING, MISSES_SILENCE),
-        ("any-runtime-error", TEST_LOOSE_MATCH, MISSES_OTHER_ERROR),
-        ("version-counter-only", TEST_VERSION_COUNTER_ONLY, MISSES_OTHER_TENSOR),
-        ("type-only", TEST_TYPE_ONLY, MISSES_SILENCED_FIX),
-        ("fixed-only", TEST_FIXED_ONLY, MISSES_SILENCE),
-        ("catches-everything", TEST_CATCHES_EVERYTHING, MISSES_SILENCE),
-        ("wrong-expectation", TEST_WRONG_EXPECTATION, FAILS_ON_REFERENCE),
-        ("tests-the-fragment", TEST_TRAINING_FRAGMENT, MISSES_SILENCE),
+        ("asserts-nothing", TEST_NOTHING, "asserts-nothing"),
+        ("any-runtime-error", TEST_LOOSE_MATCH, "any-runtime-error"),
+        ("version-counter-only", TEST_VERSION_COUNTER_ONLY, "any-version-error"),
+        ("type-only", TEST_TYPE_ONLY, "type-only"),
+        ("fixed-only", TEST_FIXED_ONLY, "fixed-only"),
+        ("catches-everything", TEST_CATCHES_EVERYTHING, "asserts-nothing"),
+        ("wrong-expectation", TEST_WRONG_EXPECTATION, "wrong-expectation"),
+        ("tests-the-fragment", TEST_TRAINING_FRAGMENT, "fixed-only"),
     ],
     "capstone-selftest": [
-        ("detach-copies", 'SELFTEST = {"q1": False, "q2": False, "q3": False, "q4": True}',
-         "detach() shares storage and the version counter"),
+        ("grad-reads-nothing", 'SELFTEST = {"q1": False, "q2": False, "q3": 2, "q4": True}', "grad-reads-nothing"),
+        ("out-of-place-writes", 'SELFTEST = {"q1": True, "q2": True, "q3": 2, "q4": True}', "out-of-place-writes"),
+        ("version-per-statement", 'SELFTEST = {"q1": True, "q2": False, "q3": 1, "q4": True}',
+         "version-per-statement"),
+        ("match-is-whole", 'SELFTEST = {"q1": True, "q2": False, "q3": 2, "q4": False}', "match-is-whole"),
+    ],
+}
+
+UNANSWERED_FIXED = """
+def fixed():
+    raise NotImplementedError()
+"""
+
+EXPLOITS = {
+    "capstone-fingerprint": [
+        ("the-observer", "from autograder.observe import raised_as_data\n\n\n"
+                         "def fingerprint(fn):\n    try:\n        fn()\n    except Exception as err:\n"
+                         "        return raised_as_data(err)\n"),
+        ("the-chapter-tool", "from autograder.reduction import outcome as fingerprint"),
+        ("reads-the-frames", """
+import sys
+
+
+def fingerprint(fn):
+    frame = sys._getframe(1)
+    while frame is not None:
+        for name in ("expected", "reference", "key"):
+            if name in frame.f_locals:
+                return frame.f_locals[name]
+        frame = frame.f_back
+    return None
+"""),
+    ],
+    "capstone-regression": [
+        ("torch-check", f"""
+def broken():
+    torch._check(False, lambda: {MESSAGE!r})
+""" + UNANSWERED_FIXED),
+        ("assert-async", f"""
+def broken():
+    torch._assert_async(torch.tensor(False), {MESSAGE!r})
+""" + UNANSWERED_FIXED),
+        ("rewritten-args", f"""
+def broken():
+    try:
+        torch.zeros(3, requires_grad=True).add_(1)
+    except RuntimeError as err:
+        err.args = ({MESSAGE!r},)
+        raise
+""" + UNANSWERED_FIXED),
+        ("generator-throw", f"""
+def broken():
+    def steps():
+        yield
+    running = steps()
+    next(running)
+    running.throw(RuntimeError({MESSAGE!r}))
+""" + UNANSWERED_FIXED),
+        ("compiled-as-torch", """
+_code = compile(
+    "def step():\\n"
+    "    w, x = capstone_inputs()\\n"
+    "    hidden = (x @ w).tanh()\\n"
+    "    hidden[:, 4:].mul_(100)\\n"
+    "    hidden.sum().backward()\\n",
+    torch.nn.functional.__file__, "exec")
+exec(_code, globals())
+
+
+def broken():
+    step()
+""" + UNANSWERED_FIXED),
+        ("dynamic-helper", """
+def broken():
+    globals()["training_fragment"]()
+""" + UNANSWERED_FIXED),
+        ("switches-off-the-witness", """
+def broken():
+    with torch._C.DisableTorchFunction():
+        w, x = capstone_inputs()
+        hidden = (x @ w).tanh()
+        hidden[:, 4:].mul_(100)
+        hidden.sum().backward()
+""" + UNANSWERED_FIXED),
+        ("rebinds-the-drivers", f"""
+import autograder.capstone as checks
+import autograder.reduction as tools
+
+forged = {{"raised": ["RuntimeError", {MESSAGE!r}], "raised by a backward it called": True,
+          "a saved tensor is stale with that message": True, "torch calls made by other functions": []}}
+tools.witnessed_failure = lambda *args, **kwargs: dict(forged)
+tools.deletions_keeping = lambda *args, **kwargs: 0
+checks.witnessed_failure = tools.witnessed_failure
+checks.deletions_keeping = tools.deletions_keeping
+
+
+def broken():
+    raise RuntimeError({MESSAGE!r})
+""" + UNANSWERED_FIXED),
+    ],
+    "capstone-regression-test": [
+        ("always-fails", "def test_regression():\n    assert False"),
+        ("always-raises", "def test_regression():\n    raise RuntimeError('regression')"),
+        ("identity-with-the-grader", """
+import autograder.capstone as checks
+
+
+def test_regression():
+    inner = broken.__closure__[0].cell_contents if broken.__closure__ else broken
+    assert inner is checks._broken_one
+"""),
     ],
 }

@@ -1,24 +1,11 @@
-"""Answers learners write for the closed-book companion of Chapter 7, right and wrong.
+"""Answers learners write for the closed-book companion of Chapter 7 — right, wrong and gaming.
 
 Each source is a whole answer cell (``broken``, ``fixed`` and ``test_regression``); it runs after
 the companion's setup cell and its fragment cell (``torch``, ``pytest``, ``re``,
-``closed_book_inputs`` and ``fragment`` defined). Each wrong answer names its misconception's message.
+``closed_book_inputs``, ``log`` and ``fragment`` defined). ``WRONG`` answers name the
+misconception (a model of ``answer_key.capstone_closed_book``) their feedback must name, or None;
+``EXPLOITS`` must score no more than the untouched answer.
 """
-
-from autograder.capstone import (
-    ACCUMULATES,
-    CALLS_HELPER,
-    FAILS_ON_REFERENCE,
-    HAND_RAISED,
-    LEAF_ERROR,
-    MISSES_OTHER_ERROR,
-    MISSES_OTHER_TENSOR,
-    MISSES_SILENCE,
-    MISSES_SILENCED_FIX,
-    NO_ERROR,
-    NOT_MINIMAL,
-)
-from autograder.capstone_closed_book import OTHER_TENSOR, OWN_INPUTS, SILENCED, STILL_RAISES
 
 BROKEN = '''
 def broken():
@@ -57,6 +44,7 @@ def fixed() -> torch.Tensor:
     loss = scores.pow(2).mean() + 0.1 * scores.abs().mean()
     monitor = scores.detach().clone()  # a copy: the saved scores stay intact
     monitor.clamp_(min=0.0)
+    log(monitor.mean(dim=0))
     loss.backward()
     return w.grad
 '''
@@ -66,7 +54,7 @@ def fixed():
     w, x = closed_book_inputs()
     scores = x @ w + 0.1
     loss = (scores ** 2).mean() + 0.1 * scores.abs().mean()
-    history = [scores.detach().clamp(min=0.0).mean(dim=0)]  # out of place: a new tensor
+    log(scores.detach().clamp(min=0.0).mean(dim=0))  # out of place: a new tensor
     (grad,) = torch.autograd.grad(loss, w)
     return grad
 '''
@@ -78,7 +66,9 @@ def fixed():
     energy = scores.pow(2).mean()
     sparsity = scores.abs().mean()
     (energy + 0.1 * sparsity).backward()
-    scores.detach().clamp_(min=0.0)  # after backward: nothing reads the saved scores any more
+    monitor = scores.detach()
+    monitor.clamp_(min=0.0)  # after backward: nothing reads the saved scores any more
+    log(monitor.mean(dim=0))
     return w.grad
 '''
 
@@ -193,8 +183,18 @@ def fixed():
     w, x = closed_book_inputs()
     scores = x @ w + torch.full((5,), 0.1)
     loss = scores.pow(2).mean() + 0.1 * scores.abs().mean()
-    scores.data.clamp_(min=0.0)  # silences the version counter
+    monitor = scores.data  # silences the version counter
+    monitor.clamp_(min=0.0)
+    log(monitor.mean(dim=0))
     loss.backward()
+    return w.grad
+'''
+
+FIXED_WITHOUT_LOG = '''
+def fixed():
+    w, x = closed_book_inputs()
+    scores = x @ w + torch.full((5,), 0.1)
+    (scores.pow(2).mean() + 0.1 * scores.abs().mean()).backward()  # the log went with the bug
     return w.grad
 '''
 
@@ -206,6 +206,7 @@ def fixed():
     with torch.no_grad():
         monitor = scores.detach()
         monitor.clamp_(min=0.0)
+    log(monitor.mean(dim=0))
     loss.backward()
     return w.grad
 '''
@@ -311,23 +312,58 @@ RIGHT = {
 
 WRONG = {
     "capstone-reproduce": [
-        ("not-minimal", BROKEN_NOT_MINIMAL + FIXED + TEST, NOT_MINIMAL),
-        ("calls-the-fragment", BROKEN_CALLS_FRAGMENT + FIXED + TEST, CALLS_HELPER),
-        ("another-operation", BROKEN_MM + FIXED + TEST, OTHER_TENSOR),
-        ("hand-raised", BROKEN_HAND_RAISED + FIXED + TEST, HAND_RAISED),
-        ("leaf-error", BROKEN_LEAF + FIXED + TEST, LEAF_ERROR),
-        ("clone-reduced-away", BROKEN_CLONED + FIXED + TEST, NO_ERROR),
-        ("data-silences", BROKEN + FIXED_DATA + TEST, "a clamp through .data hides the write"),
-        ("no-grad-detach", BROKEN + FIXED_NO_GRAD + TEST, STILL_RAISES),
-        ("clamp-in-the-loss", BROKEN + FIXED_CLAMPED_LOSS + TEST, SILENCED),
-        ("global-leaf", BROKEN + FIXED_GLOBAL + TEST, ACCUMULATES),
-        ("cached-gradient", BROKEN + FIXED_CACHED + TEST, OWN_INPUTS),
-        ("test-asserts-nothing", BROKEN + FIXED + TEST_NOTHING, MISSES_SILENCE),
-        ("test-any-runtime-error", BROKEN + FIXED + TEST_ANY_RUNTIME_ERROR, MISSES_OTHER_ERROR),
-        ("test-version-counter-only", BROKEN + FIXED + TEST_VERSION_COUNTER_ONLY, MISSES_OTHER_TENSOR),
-        ("test-type-only", BROKEN + FIXED + TEST_TYPE_ONLY, MISSES_SILENCED_FIX),
-        ("test-runs-the-fragment", BROKEN + FIXED + TEST_FRAGMENT_ONLY, MISSES_SILENCE),
-        ("test-fixed-against-itself", BROKEN + FIXED + TEST_FIXED_AGAINST_ITSELF, MISSES_SILENCED_FIX),
-        ("test-expects-another-error", BROKEN + FIXED + TEST_EXPECTS_MM, FAILS_ON_REFERENCE),
+        ("not-minimal", BROKEN_NOT_MINIMAL + FIXED + TEST, "not-minimal"),
+        ("calls-the-fragment", BROKEN_CALLS_FRAGMENT + FIXED + TEST, None),
+        ("another-operation", BROKEN_MM + FIXED + TEST, None),
+        ("hand-raised", BROKEN_HAND_RAISED + FIXED + TEST, None),
+        ("leaf-error", BROKEN_LEAF + FIXED + TEST, "leaf-error"),
+        ("clone-reduced-away", BROKEN_CLONED + FIXED + TEST, "reduced-away"),
+        ("data-silences", BROKEN + FIXED_DATA + TEST, "silenced"),
+        ("no-grad-detach", BROKEN + FIXED_NO_GRAD + TEST, "still-raises"),
+        ("clamp-in-the-loss", BROKEN + FIXED_CLAMPED_LOSS + TEST, None),
+        ("global-leaf", BROKEN + FIXED_GLOBAL + TEST, None),
+        ("cached-gradient", BROKEN + FIXED_CACHED + TEST, None),
+        ("drops-the-log", BROKEN + FIXED_WITHOUT_LOG + TEST, "no-log"),
+        ("test-asserts-nothing", BROKEN + FIXED + TEST_NOTHING, "asserts-nothing"),
+        ("test-any-runtime-error", BROKEN + FIXED + TEST_ANY_RUNTIME_ERROR, "any-runtime-error"),
+        ("test-version-counter-only", BROKEN + FIXED + TEST_VERSION_COUNTER_ONLY, None),
+        ("test-type-only", BROKEN + FIXED + TEST_TYPE_ONLY, "type-only"),
+        ("test-runs-the-fragment", BROKEN + FIXED + TEST_FRAGMENT_ONLY, None),
+        ("test-fixed-against-itself", BROKEN + FIXED + TEST_FIXED_AGAINST_ITSELF, "type-only"),
+        ("test-expects-another-error", BROKEN + FIXED + TEST_EXPECTS_MM, None),
+    ],
+}
+
+UNANSWERED_BROKEN = "def broken():\n    raise NotImplementedError()\n\n\n"
+UNANSWERED_FIXED = "def fixed():\n    raise NotImplementedError()\n\n\n"
+UNANSWERED_TEST = "def test_regression():\n    raise NotImplementedError()\n"
+
+EXPLOITS = {
+    "capstone-reproduce": [
+        ("torch-check", """
+def broken():
+    try:
+        fragment()
+    except RuntimeError as err:
+        message = str(err)
+    torch._check(False, lambda: message)
+
+
+""" + UNANSWERED_FIXED + UNANSWERED_TEST),
+        ("dynamic-fragment", """
+def broken():
+    globals()["fragment"]()
+
+
+""" + UNANSWERED_FIXED + UNANSWERED_TEST),
+        ("always-fails", UNANSWERED_BROKEN + UNANSWERED_FIXED + "def test_regression():\n    assert False\n"),
+        ("identity-with-the-grader", UNANSWERED_BROKEN + UNANSWERED_FIXED + """
+import autograder.capstone_closed_book as checks
+
+
+def test_regression():
+    inner = broken.__closure__[0].cell_contents if broken.__closure__ else broken
+    assert inner is checks._broken_one
+"""),
     ],
 }

@@ -1,0 +1,356 @@
+"""The key of Chapter 7, "Keep a failure as a regression test".
+
+Each reference and each model is an answer as a learner writes it, run through the chapter's
+drivers (``autograder.capstone``). The functions here read ``capstone_inputs``, ``readout`` and
+``send_to_dashboard`` as the notebook's do, so the drivers' stand-ins reach them the same way;
+a model of a test reads ``broken`` and ``fixed`` when it runs.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from answer_key.keys import Model, key
+from autograder.capstone import TARGETS, capstone_inputs, readout, send_to_dashboard
+
+__all__ = ["capstone_inputs", "readout", "send_to_dashboard"]
+
+
+# --------------------------------------------------------------------------- capstone-fingerprint
+def fingerprint(fn):
+    try:
+        fn()
+    except Exception as err:  # noqa: BLE001 - every failure has a fingerprint
+        return type(err).__name__, str(err).split(" Hint:")[0]
+    return None
+
+
+def _keeps_hint(fn):
+    try:
+        fn()
+    except Exception as err:  # noqa: BLE001
+        return type(err).__name__, str(err)
+    return None
+
+
+def _runtime_only(fn):
+    try:
+        fn()
+    except RuntimeError as err:
+        return type(err).__name__, str(err).split(" Hint:")[0]
+    return None
+
+
+def _class_not_name(fn):
+    try:
+        fn()
+    except Exception as err:  # noqa: BLE001
+        return str(type(err)), str(err).split(" Hint:")[0]
+    return None
+
+
+def _empty_when_passing(fn):
+    try:
+        fn()
+    except Exception as err:  # noqa: BLE001
+        return type(err).__name__, str(err).split(" Hint:")[0]
+    return ("", "")
+
+
+def _listed(fn):
+    found = fingerprint(fn)
+    return None if found is None else list(found)
+
+
+def _repr(fn):
+    try:
+        fn()
+    except Exception as err:  # noqa: BLE001
+        return type(err).__name__, repr(err).split(" Hint:")[0]
+    return None
+
+
+key("capstone-fingerprint", fingerprint, models=[
+    Model("keeps-hint", _keeps_hint, "torch's hint belonged to the failure's fingerprint."),
+    Model("runtime-only", _runtime_only, "every failure worth a fingerprint were a RuntimeError."),
+    Model("class-not-name", _class_not_name, "the exception's class, printed, were its type name."),
+    Model("empty-when-passing", _empty_when_passing, "code that does not fail had a fingerprint too."),
+    Model("list", _listed, "a fingerprint could be a list."),
+    Model("repr", _repr, "the error's repr were its message."),
+])
+
+
+# --------------------------------------------------------------------------- capstone-regression
+def broken() -> None:
+    w, x = capstone_inputs()
+    hidden = (x @ w).tanh()
+    hidden[:, 4:].mul_(100)
+    hidden.sum().backward()
+
+
+def fixed() -> torch.Tensor:
+    w, x = capstone_inputs()
+    targets = torch.tensor(TARGETS)
+    hidden = (x @ w).tanh()
+    logits = hidden @ readout()
+    loss = F.cross_entropy(logits, targets) + 1e-3 * w.pow(2).sum()
+    confidence = logits.detach().softmax(dim=1).amax(dim=1)
+    confidence.mul_(100)
+    dashboard = hidden[:, 4:].detach().clone()
+    dashboard.mul_(100)
+    send_to_dashboard(confidence, dashboard)
+    loss.backward()
+    return w.grad
+
+
+def _broken_reduced_away() -> None:
+    w, x = capstone_inputs()
+    hidden = (x @ w) * 2.0
+    hidden[:, 4:].mul_(100)
+    hidden.sum().backward()
+
+
+def _broken_leaf() -> None:
+    w, x = capstone_inputs()
+    w[:, 4:].mul_(100)
+
+
+def _broken_two_writes() -> None:
+    w, x = capstone_inputs()
+    hidden = (x @ w).tanh()
+    hidden[:, 4:].mul_(10)
+    hidden[:, 4:].mul_(10)
+    hidden.sum().backward()
+
+
+def _fragment_message() -> str:
+    try:
+        broken()
+    except RuntimeError as err:
+        return str(err)
+    raise AssertionError("the reference reduction must fail")
+
+
+_FRAGMENT_MESSAGE = _fragment_message()
+
+
+def _broken_hand_raised() -> None:
+    raise RuntimeError(_FRAGMENT_MESSAGE)
+
+
+def _broken_not_minimal() -> None:
+    w, x = capstone_inputs()
+    targets = torch.tensor(TARGETS)
+    hidden = (x @ w).tanh()
+    logits = hidden @ readout()
+    loss = F.cross_entropy(logits, targets) + 1e-3 * w.pow(2).sum()
+    confidence = logits.detach().softmax(dim=1).amax(dim=1)
+    confidence.mul_(100)
+    dashboard = hidden[:, 4:]
+    dashboard.mul_(100)
+    send_to_dashboard(confidence, dashboard)
+    loss.backward()
+
+
+def training_fragment() -> torch.Tensor:
+    """The chapter's fragment, as a learner's helper that a reduction calls."""
+    w, x = capstone_inputs()
+    hidden = (x @ w).tanh()
+    loss = F.cross_entropy(hidden @ readout(), torch.tensor(TARGETS)) + 1e-3 * w.pow(2).sum()
+    dashboard = hidden[:, 4:]
+    dashboard.mul_(100)
+    loss.backward()
+    return w.grad
+
+
+def _broken_calls_helper() -> None:
+    training_fragment()
+
+
+def _fixed_through_data() -> torch.Tensor:
+    w, x = capstone_inputs()
+    hidden = (x @ w).tanh()
+    logits = hidden @ readout()
+    loss = F.cross_entropy(logits, torch.tensor(TARGETS)) + 1e-3 * w.pow(2).sum()
+    confidence = logits.detach().softmax(dim=1).amax(dim=1) * 100
+    dashboard = hidden.data[:, 4:]
+    dashboard.mul_(100)
+    send_to_dashboard(confidence, dashboard)
+    loss.backward()
+    return w.grad
+
+
+def _fixed_detached(*, under_no_grad: bool = False) -> Any:
+    def fixed_() -> torch.Tensor:
+        w, x = capstone_inputs()
+        hidden = (x @ w).tanh()
+        logits = hidden @ readout()
+        loss = F.cross_entropy(logits, torch.tensor(TARGETS)) + 1e-3 * w.pow(2).sum()
+        confidence = logits.detach().softmax(dim=1).amax(dim=1) * 100
+        if under_no_grad:
+            with torch.no_grad():
+                dashboard = hidden[:, 4:]
+                dashboard.mul_(100)
+        else:
+            dashboard = hidden[:, 4:].detach()
+            dashboard.mul_(100)
+        send_to_dashboard(confidence, dashboard)
+        loss.backward()
+        return w.grad
+
+    return fixed_
+
+
+def _fixed_without_dashboard() -> torch.Tensor:
+    w, x = capstone_inputs()
+    loss = F.cross_entropy((x @ w).tanh() @ readout(), torch.tensor(TARGETS)) + 1e-3 * w.pow(2).sum()
+    loss.backward()
+    return w.grad
+
+
+def _pair(**replaced: Any) -> dict[str, Any]:
+    return {"broken": broken, "fixed": fixed, **replaced}
+
+
+key("capstone-regression", _pair(), models=[
+    Model("reduced-away", _pair(broken=_broken_reduced_away),
+          "a reduction that no longer fails still kept the failure."),
+    Model("leaf-error", _pair(broken=_broken_leaf),
+          "the in-place write to the leaf w, refused at once, were the failure backward() raises."),
+    Model("another-version", _pair(broken=_broken_two_writes),
+          "any write to the saved output kept the failure, whatever version the message names."),
+    Model("hand-raised", _pair(broken=_broken_hand_raised),
+          "an error raised by a statement of its own were the failure torch's backward raises."),
+    Model("not-minimal", _pair(broken=_broken_not_minimal),
+          "statements the failure does not need belonged in the reduction."),
+    Model("calls-helper", _pair(broken=_broken_calls_helper),
+          "a call to a function that fails could stand for the statements that fail."),
+    Model("silenced", _pair(fixed=_fixed_through_data),
+          "a write through .data changed the dashboard without changing the gradient."),
+    Model("still-raises", _pair(fixed=_fixed_detached()),
+          "a write through detach() or under no_grad() kept away from the output tanh saved."),
+    Model("no-dashboard", _pair(fixed=_fixed_without_dashboard), "the dashboard could go from the repaired step."),
+])
+
+
+# --------------------------------------------------------------------------- capstone-regression-test
+EXPECTED = (
+    "one of the variables needed for gradient computation has been modified by an inplace operation: "
+    "[torch.FloatTensor [5, 6]], which is output 0 of Tanh, is at version 1; expected version 0 instead."
+)
+
+
+def _intended() -> torch.Tensor:
+    w, x = capstone_inputs()
+    probs = torch.softmax(torch.tanh(x @ w) @ readout(), dim=1)
+    nll = -probs[torch.arange(5), torch.tensor(TARGETS)].log().mean()
+    (grad,) = torch.autograd.grad(nll + 1e-3 * w.pow(2).sum(), w)
+    return grad
+
+
+def test_regression() -> None:
+    with pytest.raises(RuntimeError, match=re.escape(EXPECTED)):
+        broken()  # noqa: F821 - the name stands for the pair the grader gives
+    torch.testing.assert_close(fixed(), _intended())  # noqa: F821
+
+
+def _asserts_nothing() -> None:
+    pass
+
+
+def _any_runtime_error() -> None:
+    with pytest.raises(RuntimeError):
+        broken()  # noqa: F821
+    torch.testing.assert_close(fixed(), _intended())  # noqa: F821
+
+
+def _version_counter_only() -> None:
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        broken()  # noqa: F821
+    torch.testing.assert_close(fixed(), _intended())  # noqa: F821
+
+
+def _type_only() -> None:
+    with pytest.raises(RuntimeError, match=re.escape(EXPECTED)):
+        broken()  # noqa: F821
+    assert isinstance(fixed(), torch.Tensor) and fixed().shape == (4, 6)  # noqa: F821
+
+
+def _fixed_only() -> None:
+    torch.testing.assert_close(fixed(), _intended())  # noqa: F821
+
+
+def _wrong_expectation() -> None:
+    with pytest.raises(RuntimeError, match="output 0 of Exp"):
+        broken()  # noqa: F821
+
+
+key("capstone-regression-test", test_regression, models=[
+    Model("asserts-nothing", _asserts_nothing,
+          "a test that passes whatever broken() and fixed() do could keep a failure."),
+    Model("fixed-only", _fixed_only, "a regression test could leave broken() out."),
+    Model("type-only", _type_only, "a tensor of the right shape from fixed() were the right gradient."),
+    Model("any-runtime-error", _any_runtime_error, "any RuntimeError from broken() were the fragment's failure."),
+    Model("any-version-error", _version_counter_only, "every version-counter error were the fragment's."),
+    Model("wrong-expectation", _wrong_expectation, "the fragment failed on another operation's saved output."),
+])
+
+
+# --------------------------------------------------------------------------- capstone-selftest
+def _message(run) -> str | None:
+    try:
+        run()
+    except RuntimeError as err:
+        return str(err).split(" Hint:")[0]
+    return None
+
+
+def _fragment_with(write, backward=lambda loss, w: loss.backward()) -> str | None:
+    def run() -> None:
+        w, x = capstone_inputs()
+        hidden = (x @ w).tanh()
+        loss = F.cross_entropy(hidden @ readout(), torch.tensor(TARGETS)) + 1e-3 * w.pow(2).sum()
+        write(hidden)
+        backward(loss, w)
+
+    return _message(run)
+
+
+def _version_named(message: str) -> int:
+    return int(re.search(r"is at version (\d+)", message).group(1))
+
+
+def _loose_match_passes() -> bool:
+    try:
+        with pytest.raises(RuntimeError, match="output 0 of Tanh"):
+            _broken_two_writes()
+    except BaseException:  # noqa: BLE001 - pytest's Failed is a BaseException
+        return False
+    return True
+
+
+def _selftest() -> dict[str, Any]:
+    fragment = _fragment_with(lambda h: h[:, 4:].mul_(100))
+
+    def times_hundred(h: torch.Tensor) -> None:
+        h[:, 4:] * 100
+
+    return {
+        "q1": _fragment_with(lambda h: h[:, 4:].mul_(100), lambda loss, w: torch.autograd.grad(loss, w)) == fragment,
+        "q2": _fragment_with(times_hundred) is not None,
+        "q3": _version_named(_fragment_with(lambda h: h[:, 4:].mul_(10).mul_(10))),
+        "q4": _loose_match_passes(),
+    }
+
+
+key("capstone-selftest", _selftest, values=True, models=[
+    Model("grad-reads-nothing", {"q1": False}, "torch.autograd.grad left the saved tensors unread."),
+    Model("out-of-place-writes", {"q2": True}, "an operator that returns a new tensor wrote into its input."),
+    Model("version-per-statement", {"q3": 1}, "one statement moved the version once, however many writes it made."),
+    Model("match-is-whole", {"q4": False}, "match= compared the whole message, not a search within it."),
+])

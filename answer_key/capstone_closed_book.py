@@ -1,0 +1,165 @@
+"""The key of Chapter 7's closed-book companion: the reference reduction, repair and test, and the
+mistakes, each as a learner writes it and run through the companion's drivers.
+
+The functions read ``closed_book_inputs`` and ``log`` as the companion's notebook does, so the
+drivers' stand-ins reach them the same way; a test reads ``broken`` and ``fixed`` when it runs.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+import torch
+
+from answer_key.keys import Model, key
+from autograder.capstone_closed_book import closed_book_inputs, log
+
+__all__ = ["closed_book_inputs", "log"]
+
+
+def fragment() -> torch.Tensor:
+    """The companion's fragment, as its locked cell has it."""
+    w, x = closed_book_inputs()
+    bias = torch.full((5,), 0.1)
+    scores = x @ w + bias
+    energy = scores.pow(2).mean()
+    sparsity = scores.abs().mean()
+    loss = energy + 0.1 * sparsity
+    monitor = scores.detach()
+    monitor.clamp_(min=0.0)
+    log(monitor.mean(dim=0))
+    loss.backward()
+    return w.grad
+
+
+def broken() -> None:
+    w, x = closed_book_inputs()
+    scores = x @ w + 0.1
+    loss = scores.pow(2).sum()
+    scores.detach().clamp_(min=0.0)
+    loss.backward()
+
+
+def fixed() -> torch.Tensor:
+    w, x = closed_book_inputs()
+    scores = x @ w + torch.full((5,), 0.1)
+    loss = scores.pow(2).mean() + 0.1 * scores.abs().mean()
+    monitor = scores.detach().clone()
+    monitor.clamp_(min=0.0)
+    log(monitor.mean(dim=0))
+    loss.backward()
+    return w.grad
+
+
+def test_regression() -> None:
+    with pytest.raises(RuntimeError) as original:
+        fragment()
+    expected = str(original.value).split(" Hint:")[0]
+    with pytest.raises(RuntimeError, match=re.escape(expected)):
+        broken()  # noqa: F821 - the name stands for the pair the grader gives
+    w, x = closed_book_inputs()
+    scores = x @ w + 0.1
+    (intended,) = torch.autograd.grad(scores.pow(2).mean() + 0.1 * scores.abs().mean(), w)
+    torch.testing.assert_close(fixed(), intended)  # noqa: F821
+
+
+# --------------------------------------------------------------------------- the mistakes
+def _broken_reduced_away() -> None:
+    w, x = closed_book_inputs()
+    scores = x @ w + 0.1
+    loss = (scores * 2).sum()
+    scores.detach().clamp_(min=0.0)
+    loss.backward()
+
+
+def _broken_leaf() -> None:
+    w, x = closed_book_inputs()
+    w.clamp_(min=0.0)
+
+
+def _broken_not_minimal() -> None:
+    w, x = closed_book_inputs()
+    scores = x @ w + 0.1
+    loss = scores.pow(2).sum()
+    monitor = scores.detach()
+    monitor.clamp_(min=0.0)
+    history = [monitor.mean(dim=0)]  # noqa: F841 - the statement a reduction should have dropped
+    loss.backward()
+
+
+def _fixed_through_data() -> torch.Tensor:
+    w, x = closed_book_inputs()
+    scores = x @ w + torch.full((5,), 0.1)
+    loss = scores.pow(2).mean() + 0.1 * scores.abs().mean()
+    scores.data.clamp_(min=0.0)
+    log(scores.detach().mean(dim=0))
+    loss.backward()
+    return w.grad
+
+
+def _fixed_no_grad() -> torch.Tensor:
+    w, x = closed_book_inputs()
+    scores = x @ w + torch.full((5,), 0.1)
+    loss = scores.pow(2).mean() + 0.1 * scores.abs().mean()
+    with torch.no_grad():
+        monitor = scores.detach()
+        monitor.clamp_(min=0.0)
+    log(monitor.mean(dim=0))
+    loss.backward()
+    return w.grad
+
+
+def _fixed_without_log() -> torch.Tensor:
+    w, x = closed_book_inputs()
+    scores = x @ w + torch.full((5,), 0.1)
+    (scores.pow(2).mean() + 0.1 * scores.abs().mean()).backward()
+    return w.grad
+
+
+def _asserts_nothing() -> None:
+    pass
+
+
+def _any_runtime_error() -> None:
+    with pytest.raises(RuntimeError):
+        broken()  # noqa: F821
+    w, x = closed_book_inputs()
+    scores = x @ w + 0.1
+    (intended,) = torch.autograd.grad(scores.pow(2).mean() + 0.1 * scores.abs().mean(), w)
+    torch.testing.assert_close(fixed(), intended)  # noqa: F821
+
+
+def _type_only() -> None:
+    with pytest.raises(RuntimeError) as original:
+        fragment()
+    with pytest.raises(RuntimeError, match=re.escape(str(original.value).split(" Hint:")[0])):
+        broken()  # noqa: F821
+    assert fixed().shape == (3, 5)  # noqa: F821
+
+
+def _answer(**replaced: Any) -> tuple:
+    chosen = {"broken": broken, "fixed": fixed, "test_regression": test_regression, **replaced}
+    return chosen["broken"], chosen["fixed"], chosen["test_regression"]
+
+
+key("capstone-reproduce", _answer(), models=[
+    Model("reduced-away", _answer(broken=_broken_reduced_away),
+          "a reduction that no longer fails still kept the failure."),
+    Model("not-minimal", _answer(broken=_broken_not_minimal),
+          "statements the failure does not need belonged in the reduction."),
+    Model("leaf-error", _answer(broken=_broken_leaf),
+          "the in-place write to the leaf w, refused at once, were the failure backward() raises."),
+    Model("silenced", _answer(fixed=_fixed_through_data),
+          "a clamp through .data changed the log without changing the gradient."),
+    Model("still-raises", _answer(fixed=_fixed_no_grad),
+          "a write under no_grad() to a detach() of the scores kept away from the tensor pow and abs saved."),
+    Model("no-log", _answer(fixed=_fixed_without_log), "the log could go from the repaired step."),
+    Model("asserts-nothing", _answer(test_regression=_asserts_nothing),
+          "a test that passes whatever broken() and fixed() do could keep a failure."),
+    Model("any-runtime-error", _answer(test_regression=_any_runtime_error),
+          "any RuntimeError from broken() were the fragment's failure."),
+    Model("type-only", _answer(test_regression=_type_only),
+          "a tensor of the right shape from fixed() were the right gradient."),
+])
