@@ -3,10 +3,11 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+STARTUP := $(VENV)/.startup
 
 .PHONY: setup book serve test lint release lab normalize clean bench
 
-setup: $(STAMP)
+setup: $(STAMP) $(STARTUP)
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,6 +15,11 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
+
+# Every process of the environment runs autograder/startup.py first (it defers a 3 s import).
+$(STARTUP): autograder/startup.py | $(STAMP)
+	$(BIN)/python -m autograder.startup install
+	touch $(STARTUP)
 
 ## book: build the student edition of the site into _build/html
 book: setup

@@ -8,8 +8,10 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import nbformat
+if TYPE_CHECKING:
+    import nbformat
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,6 +79,8 @@ class Course:
 
 def read_notebook(path: Path) -> nbformat.NotebookNode:
     """Read a notebook, with a clear error for a file that is not one."""
+    import nbformat  # here, not at the top: the command line's --help must not pay for it
+
     try:
         return nbformat.read(path, as_version=4)
     except (json.JSONDecodeError, nbformat.reader.NotJSONError, KeyError, UnicodeDecodeError) as err:
