@@ -23,3 +23,8 @@ c.GenerateFeedback.preprocessors = [
 
 # A chapter executes in well under a minute; a submission that hangs is stopped.
 c.Execute.timeout = 120
+
+# Autograding is `autograd-state grade`'s: nbgrader's own route (formgrader's Autograde button,
+# `nbgrader autograde`) would run the tests in the learner's kernel and record other scores. It
+# stops before it touches anything and names the command to use (autograder/pipeline/guard.py).
+c.Autograde.exporter_class = "autograder.pipeline.guard.GradeWithTheCourse"

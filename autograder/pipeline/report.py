@@ -12,20 +12,27 @@ import html
 from collections import Counter
 from pathlib import Path
 
-import nbformat
-from nbgrader.api import Gradebook, MissingEntry
-
-from autograder.checks import exercises
 from autograder.gradeid import exercise_of
 from autograder.pipeline.course import Course, nbgrader_meta
+from autograder.pipeline.progress import Progress
 
 MARK = "Misconception: "
 TOP = 5
 
 
-def class_report(course: Course, chapter: str, db: str | None = None) -> Path:
-    """Write the report of one chapter; returns its ``index.html``."""
+def class_report(course: Course, chapter: str, db: str | None = None, progress: bool = False) -> Path:
+    """Write the report of one chapter; returns its ``index.html``.
+
+    Args:
+        course: The course checkout.
+        chapter: The chapter.
+        db: Gradebook URL (the course default when None).
+        progress: Draw a progress bar on stderr (the autograded notebooks read, the figures drawn).
+    """
+    bar = Progress(None, f"{chapter} report: submissions read", note="reading the gradebook") if progress else None
     import matplotlib
+
+    from autograder.checks import exercises
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -35,7 +42,10 @@ def class_report(course: Course, chapter: str, db: str | None = None) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     grade_ids = list(exercises(chapter))
     earned = _scores(course, chapter, db or course.gradebook_url, grade_ids)
-    counts = _misconceptions(course, chapter, list(earned))
+    if bar:
+        bar.finish()
+        bar = Progress(len(earned) + len(grade_ids), f"{chapter} report: submissions read, figures drawn")
+    counts = _misconceptions(course, chapter, list(earned), bar)
 
     with (folder / "scores.csv").open("w", newline="") as handle:
         writer = csv.writer(handle)
@@ -67,6 +77,8 @@ def class_report(course: Course, chapter: str, db: str | None = None) -> Path:
         figure.savefig(folder / name, dpi=90)
         plt.close(figure)
         figures.append((grade_id, name, common[::-1]))
+        if bar:
+            bar.step(grade_id)
     index = folder / "index.html"
     index.write_text(_page(chapter, len(earned), figures))
     return index
@@ -74,6 +86,8 @@ def class_report(course: Course, chapter: str, db: str | None = None) -> Path:
 
 def _scores(course: Course, chapter: str, db: str, grade_ids: list[str]) -> dict[str, dict[str, tuple[float, float]]]:
     """Per student and exercise: points earned (manual grades win) and the maximum."""
+    from nbgrader.api import Gradebook, MissingEntry
+
     table: dict[str, dict[str, tuple[float, float]]] = {}
     with Gradebook(db) as gradebook:
         for submission in gradebook.find_assignment(chapter).submissions:
@@ -91,22 +105,35 @@ def _scores(course: Course, chapter: str, db: str, grade_ids: list[str]) -> dict
     return table
 
 
-def _misconceptions(course: Course, chapter: str, students: list[str]) -> dict[str, Counter]:
-    """How many students got each misconception, per exercise (a student counts once per message)."""
+def _misconceptions(course: Course, chapter: str, students: list[str], bar: Progress | None = None
+                    ) -> dict[str, Counter]:
+    """How many students got each misconception, per exercise (a student counts once per message).
+
+    An autograded notebook that cannot be read (another tool wrote it) counts no misconception.
+    """
+    import nbformat
+
+    from autograder.checks import exercises
+
     counts: dict[str, Counter] = {g: Counter() for g in exercises(chapter)}
     for student in students:
+        if bar:
+            bar.step(student)
         path = course.autograded / student / chapter / f"{chapter}.ipynb"
         if not path.exists():
             continue
         seen: dict[str, set[str]] = {}
-        for cell in nbformat.read(path, as_version=4).cells:
-            exercise = exercise_of(nbgrader_meta(cell).get("grade_id", ""))
-            if exercise not in counts:
-                continue
-            for output in cell.get("outputs", []):
-                for line in output.get("evalue", "").splitlines():
-                    if line.strip().startswith(MARK):
-                        seen.setdefault(exercise, set()).add(line.strip().removeprefix(MARK))
+        try:
+            for cell in nbformat.read(path, as_version=4).cells:
+                exercise = exercise_of(nbgrader_meta(cell).get("grade_id", ""))
+                if exercise not in counts:
+                    continue
+                for output in cell.get("outputs", []):
+                    for line in output.get("evalue", "").splitlines():
+                        if line.strip().startswith(MARK):
+                            seen.setdefault(exercise, set()).add(line.strip().removeprefix(MARK))
+        except Exception:  # noqa: BLE001 - not a notebook the course wrote: nothing to count in it
+            continue
         for exercise, texts in seen.items():
             counts[exercise].update(texts)
     return counts
