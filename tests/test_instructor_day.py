@@ -221,11 +221,33 @@ def test_a_moodle_download_goes_through_the_day(day, capsys) -> None:
         bundle.writestr(f"Cy Young_5103_assignsubmission_file_{COMPANION}.ipynb", notebook(course, {}, COMPANION))
     roster = course.root / "grading-worksheet.csv"
     roster.write_text(MOODLE_ROSTER)
+    # Put in submitted/ by another route (nbgrader's exchange, a copy by hand): an nbformat 3
+    # notebook, one whose third cell is not an object, and a right one whose answer cell's grade id
+    # was mistyped (a number): each is read as `grade` reads untrusted input.
+    broken = json.loads(notebook(course, right, COMPANION))
+    answer = next(c for c in broken["cells"] if (c["metadata"].get("nbgrader") or {}).get("solution"))
+    answer["metadata"]["nbgrader"]["grade_id"] = 7
+    for student, text in (("zed", NBFORMAT_3), ("yan", json.dumps({**broken, "cells": [{}, {}, 3]})),
+                          ("xi", json.dumps(broken))):
+        path = course.submitted / student / COMPANION / f"{COMPANION}.ipynb"
+        path.parent.mkdir(parents=True)
+        path.write_text(text)
     root = ["--root", str(course.root)]
     assert main([*root, "day", COMPANION, str(archive), "--roster", str(roster), "--format", "moodle",
                  "--match", "email", "--workers", "2"]) == 0
     printed = capsys.readouterr().out
-    assert "graded 3 submission(s)" in printed and f"kept the later {ada}/{COMPANION} (1).ipynb" in printed
+    assert "graded 4 submission(s)" in printed and f"kept the later {ada}/{COMPANION} (1).ipynb" in printed
+    flags: dict[str, list[str]] = {}
+    with (course.autograded / f"{COMPANION}-flags.csv").open() as handle:
+        for row in csv.DictReader(handle):
+            flags.setdefault(row["student"], []).append(row["reason"])
+    assert flags["zed"] == ["not graded: an nbformat 3 notebook (saved by IPython before 2015, its cells in "
+                            "'worksheets'): the course grades nbformat 4; open it in JupyterLab and save it again"]
+    assert flags["yan"] == ["not graded: corrupt notebook: not a readable notebook (cell 3 is a number, not an object)"]
+    assert any("lost or changed its grade id; recognised by its cell id" in f for f in flags["xi"])
+    from autograder.pipeline.grade import scores
+
+    assert sum(scores(course, COMPANION)["xi"].values()) == total(COMPANION)
 
     exported = _csv(course.root / "grades-moodle.csv")
     header = exported[0]

@@ -182,7 +182,7 @@ def _cells(raw: object) -> list[dict]:
         Refused: not a JSON object, no nbformat 4 version, cells that are not a list of objects.
     """
     if not isinstance(raw, dict):
-        raise Refused(f"corrupt notebook: not a readable notebook (JSON, but a {_json_kind(raw)}, "
+        raise Refused(f"corrupt notebook: not a readable notebook (JSON, but {_json_kind(raw)}, "
                       "not a notebook's object)")
     version = raw.get("nbformat")
     if version != 4 or isinstance(version, bool):
@@ -193,17 +193,19 @@ def _cells(raw: object) -> list[dict]:
         raise Refused(f"corrupt notebook: not a readable notebook (its nbformat version is {found}, not 4)")
     cells = raw.get("cells")
     if not isinstance(cells, list):
-        found = "missing" if "cells" not in raw else f"a {_json_kind(cells)}"
+        found = "missing" if "cells" not in raw else _json_kind(cells)
         raise Refused(f"corrupt notebook: not a readable notebook (its cells are {found}, not a list)")
     for index, cell in enumerate(cells):
         if not isinstance(cell, dict):
-            raise Refused(f"corrupt notebook: not a readable notebook (cell {index + 1} is a {_json_kind(cell)}, "
+            raise Refused(f"corrupt notebook: not a readable notebook (cell {index + 1} is {_json_kind(cell)}, "
                           "not an object)")
     return cells
 
 
 def _json_kind(value: object) -> str:
-    kinds = {dict: "object", list: "list", str: "string", bool: "boolean", int: "number", float: "number"}
+    """``an object``, ``a list``, ``a number``, … : what a JSON value is."""
+    kinds = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number",
+             float: "a number"}
     return "null" if value is None else kinds.get(type(value), type(value).__name__)
 
 
