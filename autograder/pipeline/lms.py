@@ -84,18 +84,33 @@ class Named:
 def name_of(relative: str, chapter: str, mtime: float = 0.0) -> Named | None:
     """Who a file of a download belongs to (``relative``: its path in the download), or None."""
     path = PurePosixPath(relative.replace("\\", "/"))
-    return _canvas(path, chapter) or _moodle(path, chapter, mtime) or _nbgrader(path, chapter, mtime)
+    found = _canvas(path, chapter) or _moodle(path, chapter, mtime)
+    if found is None and not _lms_shaped(path):  # an LMS's file of another name is not nbgrader's layout
+        found = _nbgrader(path, chapter, mtime)
+    return found
+
+
+def _lms_shaped(path: PurePosixPath) -> bool:
+    """Named as Canvas or Moodle name a learner's files, whatever the file's own name."""
+    if any(_MOODLE_FOLDER.fullmatch(part) for part in path.parts[:-1]) or _MOODLE_FILE.fullmatch(path.name):
+        return True
+    return bool(re.fullmatch(r"\w*?_(?:LATE_)?(?:\d+|anon_[A-Za-z0-9]+)_\d+_.+", path.name))
 
 
 def _canvas(path: PurePosixPath, chapter: str) -> Named | None:
-    display = rf"{re.escape(chapter)}(?:-(?:\d+|{_UUID}))?\.ipynb"
-    match = re.fullmatch(rf"(?:(?P<name>\w*?)_)??(?:(?P<late>LATE)_)?(?P<user>\d+|anon_[A-Za-z0-9]+)"
-                         rf"_(?P<file>\d+)_(?P<display>{display})", path.name)
-    if not match:
-        return None
-    name = match["name"] or ""
-    return Named(f"canvas:{match['user']}", "canvas", match["user"], name, (int(match["file"]),),
-                 late=bool(match["late"]))
+    display = rf"(?P<display>{re.escape(chapter)}(?:-(?:\d+|{_UUID}))?\.ipynb)"
+    # A learner's name never holds _<digits>_ (sanitize_user_name), so the user id is the first
+    # such field that leaves a file id and this chapter's name after it; a name is tried before an
+    # anonymous id, so a learner called Anon keeps their user id.
+    named = re.fullmatch(rf"(?P<name>\w*?)_(?:(?P<late>LATE)_)?(?P<user>\d+)_(?P<file>\d+)_{display}", path.name)
+    if named:
+        return Named(f"canvas:{named['user']}", "canvas", named["user"], named["name"], (int(named["file"]),),
+                     late=bool(named["late"]))
+    anonymous = re.fullmatch(rf"(?:(?P<late>LATE)_)?(?P<user>anon_[A-Za-z0-9]+)_(?P<file>\d+)_{display}", path.name)
+    if anonymous:
+        return Named(f"canvas:{anonymous['user']}", "canvas", anonymous["user"], "", (int(anonymous["file"]),),
+                     late=bool(anonymous["late"]))
+    return None
 
 
 def _moodle(path: PurePosixPath, chapter: str, mtime: float) -> Named | None:
