@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 STARTUP := $(VENV)/.startup
 
-.PHONY: setup book serve test lint release lab normalize clean bench
+.PHONY: setup book serve test lint release lab formgrader normalize clean bench
 
 setup: $(STAMP) $(STARTUP)
 
@@ -43,11 +43,21 @@ test: setup
 lint: setup
 	$(BIN)/ruff check .
 
+# Jupyter refuses to run as root unless told: the grader runs as root, so these say so when it does.
+ALLOW_ROOT = $(if $(filter 0,$(shell id -u)),--allow-root)
+
 release: setup
 	$(BIN)/autograd-state release
 
-lab: release
-	$(BIN)/jupyter lab --notebook-dir=release
+## lab: JupyterLab on the student editions (releases only the chapters whose source changed)
+lab: setup
+	$(BIN)/autograd-state release --changed
+	$(BIN)/jupyter lab --notebook-dir=release $(ALLOW_ROOT)
+
+## formgrader: JupyterLab in the course folder, on this machine only, with nbgrader's formgrader
+formgrader: setup
+	$(BIN)/jupyter lab --ip=127.0.0.1 --no-browser $(ALLOW_ROOT) --ServerApp.root_dir=. \
+		--LabApp.default_url=/formgrader
 
 ## normalize: re-execute the instructor notebooks and store them in the committed form
 normalize: setup
