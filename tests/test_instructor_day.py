@@ -100,7 +100,7 @@ def test_collect_takes_usable_notebooks_and_reports_the_rest(tmp_path, day) -> N
         bundle.writestr(f"gus_{CHAPTER}.ipynb", nbformat.writes(nbformat.v4.new_notebook(
             cells=[nbformat.v4.new_code_cell("x = 1")])))
         bundle.writestr("notes.txt", "not a notebook")
-    other = copy_course(tmp_path / "course")
+    other = Course(tmp_path / "course")  # collect reads only the student edition
     (other.release / CHAPTER).mkdir(parents=True)
     (other.release / CHAPTER / f"{CHAPTER}.ipynb").write_bytes(course.release_notebook(CHAPTER).read_bytes())
     students, problems = collect(other, CHAPTER, archive)
