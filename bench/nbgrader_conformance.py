@@ -51,7 +51,9 @@ def run(workers: int, plugin: bool, folder: Path) -> tuple[dict[str, str], str]:
         env["PYTHONPATH"] = os.pathsep.join([str(BENCH), str(ROOT), env.get("PYTHONPATH", "")])
         command += ["-p", "recorder_in_place"]
     result = subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True)
-    return outcomes(report), result.stdout.strip().splitlines()[-1] if result.stdout.strip() else result.stderr
+    lines = result.stdout.strip().splitlines()
+    said = [line for line in lines if line.startswith("recorder in place:")] + lines[-1:]
+    return outcomes(report), "; ".join(said) if said else result.stderr
 
 
 def main() -> int:
