@@ -245,6 +245,10 @@ def test_a_moodle_download_goes_through_the_day(day, capsys) -> None:
                             "'worksheets'): the course grades nbformat 4; open it in JupyterLab and save it again"]
     assert flags["yan"] == ["not graded: corrupt notebook: not a readable notebook (cell 3 is a number, not an object)"]
     assert any("lost or changed its grade id; recognised by its cell id" in f for f in flags["xi"])
+    from autograder.pipeline.ledger import Ledger
+
+    ledger = Ledger.of(course, COMPANION)  # refused with their reasons: not read again while unchanged
+    assert [reason for _, reason in ledger.flags("zed")] == flags["zed"] and "yan" in ledger.entries
     from autograder.pipeline.grade import scores
 
     assert sum(scores(course, COMPANION)["xi"].values()) == total(COMPANION)

@@ -236,7 +236,8 @@ def _grade(course: Course, args: argparse.Namespace) -> int:
         if not check.todo:  # nothing to grade: answered without importing the grader
             from autograder.pipeline.flags import Flag, write_flags
 
-            flags = [Flag(s, args.chapter, g, r) for s in check.unchanged for g, r in ledger.flags(s)]
+            skipped = [*check.unchanged, *check.refused]
+            flags = [Flag(s, args.chapter, g, r) for s in skipped for g, r in ledger.flags(s)]
             name = f"-shard{shard[0]}of{shard[1]}" if shard else ""
             write_flags(course.autograded / f"{args.chapter}{name}-flags.csv", flags)
             print(f"graded 0 submission(s), 0 of them forked from the chapter's locked cells; "

@@ -135,6 +135,7 @@ class Check:
     """Which submissions need grading."""
 
     unchanged: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # refused last time (a limit, unreadable), unchanged since
     changed_elsewhere: list[str] = field(default_factory=list)  # its file unchanged, its grades not
     todo: list[tuple[str, Path]] = field(default_factory=list)
 
@@ -178,7 +179,7 @@ class Ledger:
                 check.changed_elsewhere.append(student)
                 check.todo.append((student, path))
             else:
-                check.unchanged.append(student)
+                (check.refused if entry.get("refused") else check.unchanged).append(student)
         return check
 
     def flags(self, student: str) -> list[tuple[str, str]]:
@@ -186,10 +187,11 @@ class Ledger:
         return [tuple(f) for f in self.entries.get(student, {}).get("flags", [])]
 
     def record(self, student: str, file: str, gradebook: str | None, autograded: str,
-               flags: list[tuple[str, str]]) -> None:
-        """Record one graded submission and save at once (a killed run keeps what it finished)."""
+               flags: list[tuple[str, str]], refused: bool = False) -> None:
+        """Record one graded (or ``refused``: not graded, for the reasons in ``flags``) submission, and
+        save at once (a killed run keeps what it finished)."""
         self.entries[student] = {"file": file, "gradebook": gradebook, "autograded": autograded,
-                                 "flags": [list(f) for f in flags]}
+                                 "flags": [list(f) for f in flags], **({"refused": True} if refused else {})}
         self.save()
 
     def save(self) -> None:

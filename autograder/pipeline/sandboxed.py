@@ -210,7 +210,7 @@ def grade_chapter(
     Returns:
         Who was graded or skipped, whose grades had changed elsewhere, every flag raised (also
         written to ``autograded/<chapter>-flags.csv``; a skipped submission keeps the flags of its
-        last grading).
+        last grading, and one refused before and unchanged since is refused again without being read).
     """
     db = db or course.gradebook_url
     limits = limits or Limits()
@@ -220,7 +220,7 @@ def grade_chapter(
     ledger = Ledger.of(course, chapter, shard)
     check = ledger.check(course, chapter, db, bounds, shard, students, force)
     outcome = Outcome(skipped=check.unchanged, changed_elsewhere=check.changed_elsewhere)
-    for student in check.unchanged:
+    for student in [*check.unchanged, *check.refused]:
         outcome.flags += [Flag(student, chapter, grade_id, reason) for grade_id, reason in ledger.flags(student)]
     if not check.todo:
         write_flags(flags_csv, outcome.flags)
@@ -234,8 +234,16 @@ def grade_chapter(
     todo = [(student, path, file_digest(path, base))
             for student, path in admitted(course, chapter, outcome.flags, shard, bounds, {s for s, _ in check.todo})]
     refused = {s for s, _ in check.todo} - {s for s, _, _ in todo}
-    if bar and refused:
-        bar.advance_to(len(refused), "refused: see the flags")
+    if refused:  # kept in the ledger with their reasons: the same file is not read again next time
+        with LedgerGradebook(db) as recorded:
+            held = recorded.digests(chapter)
+        for student, path in check.todo:
+            if student in refused:
+                ledger.record(student, file_digest(path, base), held.get(student),
+                              autograded_digest(course, student, chapter),
+                              [(f.grade_id, f.reason) for f in outcome.flags if f.student == student], refused=True)
+        if bar:
+            bar.advance_to(len(refused), "refused: see the flags")
 
     logging.getLogger("traitlets").setLevel(logging.ERROR)
     locked = prefixes.of_edition(edition, chapter) if prefix and todo else None
