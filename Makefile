@@ -3,10 +3,11 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+STARTUP := $(VENV)/.startup
 
-.PHONY: setup book serve test lint release lab normalize clean bench
+.PHONY: setup book serve test lint release lab formgrader normalize clean bench
 
-setup: $(STAMP)
+setup: $(STAMP) $(STARTUP)
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,6 +15,11 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
+
+# Every process of the environment runs autograder/startup.py first (it defers a 3 s import).
+$(STARTUP): autograder/startup.py | $(STAMP)
+	$(BIN)/python -m autograder.startup install
+	touch $(STARTUP)
 
 ## book: build the student edition of the site into _build/html
 book: setup
@@ -37,11 +43,21 @@ test: setup
 lint: setup
 	$(BIN)/ruff check .
 
+# Jupyter refuses to run as root unless told: the grader runs as root, so these say so when it does.
+ALLOW_ROOT = $(if $(filter 0,$(shell id -u)),--allow-root)
+
 release: setup
 	$(BIN)/autograd-state release
 
-lab: release
-	$(BIN)/jupyter lab --notebook-dir=release
+## lab: JupyterLab on the student editions (releases only the chapters whose source changed)
+lab: setup
+	$(BIN)/autograd-state release --changed
+	$(BIN)/jupyter lab --notebook-dir=release $(ALLOW_ROOT)
+
+## formgrader: JupyterLab in the course folder, on this machine only, with nbgrader's formgrader
+formgrader: setup
+	$(BIN)/jupyter lab --ip=127.0.0.1 --no-browser $(ALLOW_ROOT) --ServerApp.root_dir=. \
+		--LabApp.default_url=/formgrader
 
 ## normalize: re-execute the instructor notebooks and store them in the committed form
 normalize: setup

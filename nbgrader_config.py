@@ -49,3 +49,7 @@ c.GenerateAssignment.preprocessors = [
 # The site the notebooks' cross-references link to: where `make serve` serves it. Set the address
 # of the published site before releasing to learners.
 c.LabMarkdown.site_url = "http://127.0.0.1:8000/"
+# Autograding is `autograd-state grade`'s: nbgrader's own route (formgrader's Autograde button,
+# `nbgrader autograde`) would run the tests in the learner's kernel and record other scores. It
+# stops before it touches anything and names the command to use (autograder/pipeline/guard.py).
+c.Autograde.exporter_class = "autograder.pipeline.guard.GradeWithTheCourse"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from autograder import codec
@@ -89,8 +89,9 @@ def cell_key(exercise: Exercise, hidden: bool, seed: int | None) -> CellKey:
 
 @lru_cache(maxsize=64)
 def _seeded_cell_key(grade_id: str, hidden: bool, seed: int) -> CellKey:
-    """A run's key for one seed, computed once: every answer graded with that seed is judged
-    against the same key (keys are data, and judging never changes them)."""
+    """A run's key for one seed, computed once per process: every answer graded with that seed is
+    judged against the same key (keys are data, and judging never changes them), and a key whose
+    reference runs on real ranks costs seconds."""
     from autograder.cases import lookup
 
     return _cell_key(lookup(grade_id), hidden, seed)
@@ -101,15 +102,6 @@ def _visible_cell_key(grade_id: str) -> CellKey:
     from autograder.cases import lookup
 
     return _cell_key(lookup(grade_id), False, None)
-
-
-@lru_cache(maxsize=64)
-def _seeded_cell_key(grade_id: str, hidden: bool, seed: int) -> CellKey:
-    """A key is a function of its seed: computed once per process (a key whose reference runs on
-    real ranks costs seconds)."""
-    from autograder.cases import lookup
-
-    return _cell_key(lookup(grade_id), hidden, seed)
 
 
 def _cell_key(exercise: Exercise, hidden: bool, seed: int | None) -> CellKey:

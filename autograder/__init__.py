@@ -4,7 +4,8 @@ Test cells import only :func:`grade`. This package is the observing half of ever
 its inputs are drawn and how an answer is called on them. What an answer should give lives in the
 trusted package ``answer_key``, which a learner's installation does not carry and the grading
 sandbox cannot import. The instructor pipeline lives in :mod:`autograder.pipeline` and is never
-imported from here, so a learner's kernel does not load it.
+imported from here, so a learner's kernel does not load it; nor does importing this package import
+torch, so that the instructor's command line (``autograd-state --help``) starts at once.
 
 Importing it (every chapter's setup cell does) also makes the running IPython show an error a cell
 raises with the cells' own frames and the message only (:mod:`autograder.tracebacks`).
@@ -24,15 +25,6 @@ __all__ = ["grade"]
 def grade(grade_id: str, answer: Any, hidden: bool = False) -> None:
     """The call a test cell makes: pass silently, or fail with what the checks found."""
     __tracebackhide__ = True
-    from autograder.cases import lookup
-
-    try:
-        lookup(grade_id)
-    except KeyError:
-        from autograder.checks import grade as declared_before_the_split
-
-        declared_before_the_split(grade_id, answer, hidden)
-        return
     from autograder.kernel import grade as judged
 
     judged(grade_id, answer, hidden)

@@ -28,10 +28,12 @@ _DECORATION = re.compile(r"^\s*(-+|\S+\s+Traceback \(most recent call last\))\s*
 
 
 def _shell() -> Any | None:
-    try:
-        from IPython import get_ipython
-    except ImportError:  # pragma: no cover - the course installs IPython
+    # Only a process that already runs IPython has a shell: the instructor's command line, which
+    # imports this package too, does not pay for importing IPython.
+    if "IPython" not in sys.modules:
         return None
+    from IPython import get_ipython
+
     return get_ipython()
 
 

@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from autograder.checks import exercises  # noqa: E402
 from autograder.gradeid import test_cell  # noqa: E402
 from autograder.pipeline.course import Course  # noqa: E402
-from autograder.pipeline.grade import scores  # noqa: E402
+from autograder.pipeline.grade import NBGRADER_EXECUTES, scores  # noqa: E402
 from autograder.pipeline.release import release  # noqa: E402
 from autograder.pipeline.sandboxed import grade_chapter  # noqa: E402
 from tests.conftest import copy_course  # noqa: E402
@@ -81,7 +81,8 @@ def bench_chapter(base: Path, chapter: str, students: int, workers: int) -> list
     for course in courses:
         shutil.copytree(plain.root, course.root)
 
-    rows = [("nbgrader autograde", *timed(lambda: plain.nbgrader("autograde", chapter, "--force", check=False)))]
+    rows = [("nbgrader autograde", *timed(lambda: plain.nbgrader("autograde", chapter, "--force", *NBGRADER_EXECUTES,
+                                                               check=False)))]
     for course, (label, use_prefix, one_session) in zip(courses, SANDBOXED, strict=True):
         rows.append((label, *timed(lambda course=course, use_prefix=use_prefix, one_session=one_session: grade_chapter(
             course, chapter, workers=workers, progress=False, seed=SEED, prefix=use_prefix, one_session=one_session))))

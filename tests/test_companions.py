@@ -161,6 +161,7 @@ def test_the_leak_check_finds_a_hidden_value_pasted_into_the_page(released, comp
 
 
 def test_values_are_rendered_the_ways_a_learner_copies_them():
+    torch.set_printoptions(profile="default")  # a chapter's setup cell, run in this process by another test, may not
     forms = set(renderings(((2, 3), (3, 1), 4)))
     assert {"((2, 3), (3, 1), 4)", "((2,3),(3,1),4)", "[[2, 3], [3, 1], 4]", "(3, 1)", "(3,1)"} <= forms
     assert "4" not in forms  # a bare int says nothing

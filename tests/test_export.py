@@ -12,6 +12,7 @@ from autograder.pipeline.cli import main
 from autograder.pipeline.export import FORMULA_STARTS, inert
 from autograder.pipeline.release import release
 from tests.conftest import copy_course
+from tests.lms_imports import CanvasUser, MoodleUser, canvas_match, moodle_match
 
 pytestmark = pytest.mark.nbgrader
 CHAPTERS = ["detach", "views"]  # columns by chapter name, as `course.chapters()` lists them
@@ -72,6 +73,9 @@ def test_canvas_reads_identifiers_points_possible_and_one_column_per_chapter(cou
     points, scores = expected(course)
     assert possible[0] == "Points Possible" and [float(p) for p in possible[5:]] == [points[c] for c in CHAPTERS]
     by_login = {row[3]: dict(zip(header, row, strict=True)) for row in learners}
+    users = [CanvasUser(1001, "Ada Lovelace", "Lovelace, Ada"), CanvasUser(1002, "Eve", "Eve", login="eve")]
+    matched = {rows[i][3]: user for i, user in canvas_match(rows, users).items()}
+    assert matched == {"ada": 1001, "eve": 1002, "sam": None}, "by ID; sam has none, and Canvas knows no sam"
     assert set(by_login) == set(STUDENTS)
     assert by_login["ada"]["Student"] == "Lovelace, Ada" and by_login["ada"]["ID"] == "1001"
     assert by_login["eve"]["Student"] == "'+1-555, =HYPERLINK(\"http://evil.example\",\"x\")"
@@ -83,7 +87,7 @@ def test_canvas_reads_identifiers_points_possible_and_one_column_per_chapter(cou
 
 
 def test_moodle_reads_a_user_field_to_map_and_grade_columns_with_their_points(course) -> None:
-    assert main(["--root", str(course.root), "export", "--format", "moodle"]) == 0
+    assert main(["--root", str(course.root), "export", "--format", "moodle", "--match", "username"]) == 0
     rows = _rows(course.root / "grades-moodle.csv")
     _no_formula(rows)
     header, *learners = rows
@@ -96,6 +100,23 @@ def test_moodle_reads_a_user_field_to_map_and_grade_columns_with_their_points(co
                                   "'@SUM(A1:A9)"]
     views = header.index(f"views ({points['views']:g} points)")
     assert float(by_user["eve"][views]) == scores["eve"]["views"] and by_user["sam"][views] == ""
+    users = [MoodleUser(i, s, STUDENTS[s]["email"] or "", STUDENTS[s]["lms_user_id"] or "")
+             for i, s in enumerate(STUDENTS, start=7)]
+    assert sorted(moodle_match(rows, "Username", "username", users).values()) == [7, 8, 9]
+
+
+def test_moodle_leaves_out_and_names_the_learners_its_import_could_not_map(course, capsys) -> None:
+    """Moodle abandons a whole import at a row whose identifier is blank: such rows are not written."""
+    assert main(["--root", str(course.root), "export", "--format", "moodle"]) == 0  # mapped by email
+    assert "1 learner(s) left out: no Email address" in capsys.readouterr().out
+    rows = _rows(course.root / "grades-moodle.csv")
+    assert [row[2] for row in rows[1:]] == ["ada", "eve"]
+    users = [MoodleUser(1, "ada", "ADA@example.edu"), MoodleUser(2, "eve", "@SUM(A1:A9)")]
+    with pytest.raises(AssertionError, match="matches 0 users"):  # the formula guard's apostrophe is kept
+        moodle_match(rows, "Email address", "useremail", users)
+    assert moodle_match(rows[:2], "Email address", "useremail", users) == {1: 1}, "matched without case"
+    assert main(["--root", str(course.root), "export", "--format", "moodle", "--match", "idnumber"]) == 0
+    assert [row[3] for row in _rows(course.root / "grades-moodle.csv")[1:]] == ["1001", "1002"]
 
 
 def test_nbgraders_columns_are_kept_quoted_and_inert(course) -> None:

@@ -18,7 +18,7 @@ import pytest
 from autograder.checks import exercises
 from autograder.pipeline.confine import is_root
 from autograder.pipeline.grade import scores
-from autograder.pipeline.sandboxed import shard_of
+from autograder.pipeline.ledger import shard_of
 from tests.catalog.views import RIGHT, WRONG
 from tests.conftest import copy_course
 from tests.submissions import submit

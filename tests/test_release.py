@@ -63,3 +63,22 @@ def test_a_solution_line_another_chapter_teaches_in_the_open_is_not_secret(tmp_p
         "1. makes a parameter `w = w0.clone().requires_grad_()` (a leaf that requires grad)"))
     assert secret_lines(source, edition) == {"w = w0.clone().requires_grad_()", "answer = w.sum()"}
     assert secret_lines(source, edition, other_chapter) == {"answer = w.sum()"}
+
+
+def test_release_changed_releases_only_what_changed(course, capsys):
+    """`make lab` runs `release --changed`: a chapter is released again when its source folder or
+    nbgrader_config.py changed since it was released into that gradebook, or its edition is gone."""
+    from autograder.pipeline.release import changed
+
+    root = ["--root", str(course.root)]
+    assert "views" not in changed(course)
+    assert main([*root, "release", "--changed", "views"]) == 0
+    assert capsys.readouterr().out == "every chapter's student edition is up to date\n"
+    assert "views" in changed(course, db=f"sqlite:///{course.root / 'other.db'}"), "another gradebook never had it"
+    (course.source / "views" / "notes.txt").write_text("a file the chapter hands out")
+    assert "views" in changed(course)
+    assert main([*root, "release", "--changed", "views"]) == 0
+    assert "released release/views/views.ipynb" in capsys.readouterr().out
+    assert (course.release / "views" / "notes.txt").exists() and "views" not in changed(course)
+    course.release_notebook("views").unlink()
+    assert "views" in changed(course)

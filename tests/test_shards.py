@@ -15,7 +15,7 @@ import yaml
 from autograder.checks import exercises
 from autograder.pipeline.confine import is_root
 from autograder.pipeline.grade import scores
-from autograder.pipeline.sandboxed import shard_of
+from autograder.pipeline.ledger import shard_of
 from autograder.pipeline.shards import Shard, ShardError, resolve
 from tests.catalog.views import RIGHT, WRONG
 from tests.conftest import copy_course

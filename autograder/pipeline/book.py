@@ -12,6 +12,7 @@ import hashlib
 import http.server
 import io
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -26,6 +27,7 @@ import yaml
 from autograder.pipeline.course import Course, is_answer_cell, is_test_cell, nbgrader_meta, read_notebook
 from autograder.pipeline.lab_markdown import myst_markdown
 from autograder.pipeline.leaks import HIDDEN_TESTS_BEGIN, find_leaks, secret_lines
+from autograder.pipeline.progress import Progress
 from autograder.pipeline.release import release
 
 SKIP_TAGS = ("skip-execution",)
@@ -177,18 +179,40 @@ def stage(course: Course) -> Path:
     return staged
 
 
-def _jupyter_book(course: Course, staged: Path, output: Path, rewrite_all: bool) -> None:
-    """``jupyter-book build`` of a staged tree into ``output/_build/html``, warnings as errors."""
-    result = subprocess.run(
-        [str(Path(sys.executable).parent / "jupyter-book"), "build", str(staged), "--path-output", str(output),
-         "-W", "-n", "--keep-going", *(["--all"] if rewrite_all else [])],
-        cwd=course.root,
-    )
-    if result.returncode != 0:
-        raise RuntimeError(f"jupyter-book build failed (exit {result.returncode}); see the log above")
+_SPHINX_PROGRESS = re.compile(r"^(?P<phase>reading sources|writing output)\.\.\. \[\s*(?P<percent>\d+)%\] (?P<doc>\S+)")
 
 
-def _build_staged(course: Course, staged_before: Path, restage, output: Path) -> None:
+def _jupyter_book(course: Course, staged: Path, output: Path, rewrite_all: bool, progress: bool = False) -> None:
+    """``jupyter-book build`` of a staged tree into ``output/_build/html``, warnings as errors.
+
+    With ``progress``, its output goes to ``output/_build/book.log`` and a bar follows Sphinx's own
+    count: reading the pages (executing the chapters), then writing them.
+    """
+    command = [str(Path(sys.executable).parent / "jupyter-book"), "build", str(staged), "--path-output", str(output),
+               "-W", "-n", "--keep-going", *(["--all"] if rewrite_all else [])]
+    if not progress:
+        result = subprocess.run(command, cwd=course.root)
+        if result.returncode != 0:
+            raise RuntimeError(f"jupyter-book build failed (exit {result.returncode}); see the log above")
+        return
+    log = output / "_build" / "book.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    bar = Progress(200, "% of the book built", note="starting Sphinx")
+    with log.open("w") as handle, subprocess.Popen(command, cwd=course.root, stdout=subprocess.PIPE,
+                                                  stderr=subprocess.STDOUT, text=True) as build:
+        for line in build.stdout:
+            handle.write(line)
+            found = _SPHINX_PROGRESS.match(line)
+            if found:
+                offset = 0 if found["phase"] == "reading sources" else 100
+                bar.advance_to(offset + int(found["percent"]), found["doc"])
+    bar.finish()
+    if build.returncode != 0:
+        tail = "".join(log.read_text().splitlines(keepends=True)[-30:])
+        raise RuntimeError(f"jupyter-book build failed (exit {build.returncode}); its log is {log}:\n{tail}")
+
+
+def _build_staged(course: Course, staged_before: Path, restage, output: Path, progress: bool = False) -> None:
     """Restage, then build unless the staged tree is exactly what the last successful build built."""
     assets_before = tree_digest(staged_before / "_vendor")
     staged = restage()
@@ -204,7 +228,7 @@ def _build_staged(course: Course, staged_before: Path, restage, output: Path) ->
     # Sphinx rewrites only the pages whose sources changed: rewrite all when the static files
     # or the site's extension (which shapes every page) changed.
     rewrite_all = tree_digest(staged / "_vendor") != assets_before or before.partition("\n")[2] != extension
-    _jupyter_book(course, staged, output, rewrite_all=rewrite_all)
+    _jupyter_book(course, staged, output, rewrite_all=rewrite_all, progress=progress)
     stamp.write_text(digest)
 
 
@@ -272,33 +296,22 @@ def stage_instructor(course: Course) -> Path:
     return staged
 
 
-def _release_digest(course: Course, chapter: str) -> str:
-    digest = hashlib.sha256((course.root / "nbgrader_config.py").read_bytes())
-    # The release's own preprocessors write part of the student edition.
-    digest.update(Path(__file__).with_name("lab_markdown.py").read_bytes())
-    digest.update(course.source_notebook(chapter).read_bytes())
-    released = course.release_notebook(chapter)
-    digest.update(released.read_bytes() if released.exists() else b"missing")
-    return digest.hexdigest()
-
-
-def release_changed(course: Course) -> list[str]:
+def release_changed(course: Course, progress: bool = False) -> list[str]:
     """Release (nbgrader generate_assignment) only the chapters changed since the last book build.
 
-    A chapter is released again when its instructor source, ``nbgrader_config.py``, the release's
-    preprocessors (``lab_markdown.py``) or its student edition changed; releasing takes seconds per
+    A chapter is released again when its instructor source, ``nbgrader_config.py`` or its student
+    edition changed (:func:`autograder.pipeline.release.changed`); releasing takes seconds per
     chapter, most of a no-change rebuild otherwise.
 
     Returns:
         The chapters released.
     """
-    stamps = course.build / "book-release"
-    stamps.mkdir(parents=True, exist_ok=True)
-    stale = [c for c in course.chapters() if _read(stamps / c) != _release_digest(course, c)]
+    from autograder.pipeline.release import changed
+
+    db = f"sqlite:///{course.build / 'book-gradebook.db'}"
+    stale = changed(course, db)
     if stale:
-        release(course, stale, db=f"sqlite:///{course.build / 'book-gradebook.db'}")
-    for chapter in stale:
-        (stamps / chapter).write_text(_release_digest(course, chapter))
+        release(course, stale, db=db, progress=progress)
     return stale
 
 
@@ -306,7 +319,7 @@ def _read(path: Path) -> str:
     return path.read_text() if path.exists() else ""
 
 
-def build_book(course: Course, edition: str = "student") -> Path:
+def build_book(course: Course, edition: str = "student", progress: bool = False) -> Path:
     """Release every chapter, stage the book, build it with warnings as errors, refuse leaks.
 
     The instructor edition is built after (and from) the student edition, so both are checked.
@@ -314,6 +327,7 @@ def build_book(course: Course, edition: str = "student") -> Path:
     Args:
         course: The course checkout.
         edition: ``"student"`` (the public site) or ``"instructor"`` (solutions shown, collapsed).
+        progress: Progress bars on stderr (releasing the chapters, building the pages).
 
     Returns:
         The folder of the built site: ``_build/html``, or ``_build/instructor/_build/html``.
@@ -324,13 +338,13 @@ def build_book(course: Course, edition: str = "student") -> Path:
     if edition not in EDITIONS:
         raise ValueError(f"unknown edition {edition!r}; choose one of {', '.join(EDITIONS)}")
     course.build.mkdir(exist_ok=True)
-    release_changed(course)
-    _build_staged(course, course.build / "stage", lambda: stage(course), course.root)
+    release_changed(course, progress)
+    _build_staged(course, course.build / "stage", lambda: stage(course), course.root, progress)
     site = course.build / "html"
     check_no_leaks(course, site)
     if edition == "instructor":
         root = instructor_root(course)
-        _build_staged(course, root / "stage", lambda: stage_instructor(course), root)
+        _build_staged(course, root / "stage", lambda: stage_instructor(course), root, progress)
         return root / "_build" / "html"
     return site
 

@@ -17,9 +17,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from itertools import accumulate
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
-import nbformat
+if TYPE_CHECKING:
+    import nbformat
 
 MIB = 1024 * 1024
 CHUNK = MIB
@@ -132,13 +133,19 @@ def nesting_depth(data: bytes) -> int:
 def parse(data: bytes, bounds: Bounds) -> tuple[nbformat.NotebookNode, list[str]]:
     """A notebook from untrusted bytes, within ``bounds``.
 
+    Every field is checked before it is read: what is not an nbformat 4 notebook is refused with
+    what it is instead (JSON of another kind, an nbformat 3 notebook, a cell that is not an
+    object), never with a traceback.
+
     Returns:
         The notebook, and notes on what was changed to keep it within bounds (stored outputs
         dropped).
 
     Raises:
-        Refused: empty, not a notebook, nested too deep, too many cells.
+        Refused: empty, not a notebook, not nbformat 4, nested too deep, too many cells.
     """
+    import nbformat
+
     if not data.strip():
         raise Refused("empty file")
     depth = nesting_depth(data)
@@ -148,26 +155,63 @@ def parse(data: bytes, bounds: Bounds) -> tuple[nbformat.NotebookNode, list[str]
     try:
         raw = json.loads(data)
     except (ValueError, RecursionError) as err:
-        raise Refused(f"corrupt notebook: not a readable notebook ({str(err).splitlines()[0][:200]})") from None
-    if not isinstance(raw, dict) or not isinstance(raw.get("cells", []), list):
-        raise Refused("corrupt notebook: not a readable notebook (JSON, but not a notebook's)")
-    if len(raw.get("cells", [])) > bounds.cells:
-        raise Refused(f"the notebook has {len(raw['cells'])} cells, over the limit of {bounds.cells} "
-                      "(--max-cells)")
+        raise Refused(f"corrupt notebook: not a readable notebook ({_first_line(err)})") from None
+    cells = _cells(raw)
+    if len(cells) > bounds.cells:
+        raise Refused(f"the notebook has {len(cells)} cells, over the limit of {bounds.cells} (--max-cells)")
     notes = []
-    stored = sum(len(json.dumps(c.get("outputs", []))) for c in raw["cells"] if isinstance(c, dict))
+    stored = sum(len(json.dumps(c.get("outputs", []))) for c in cells)
     if stored > bounds.output_bytes:
-        for cell in raw["cells"]:
-            if isinstance(cell, dict) and "outputs" in cell:
+        for cell in cells:
+            if "outputs" in cell:
                 cell["outputs"] = []
         notes.append(f"its stored outputs ({size(stored)}) were dropped, over the limit of "
                      f"{size(bounds.output_bytes)} (--max-output-bytes); it is graded from its code")
     try:
         notebook = nbformat.reads(json.dumps(raw), as_version=4)
         nbformat.validate(notebook)
-    except (ValueError, KeyError, TypeError, AttributeError, nbformat.ValidationError) as err:
-        raise Refused(f"corrupt notebook: not a readable notebook ({str(err).splitlines()[0][:200]})") from None
+    except Exception as err:  # noqa: BLE001 - untrusted input: whatever nbformat raises is a refusal
+        raise Refused(f"corrupt notebook: not a readable notebook ({_first_line(err)})") from None
     return notebook, notes
+
+
+def _cells(raw: object) -> list[dict]:
+    """The cells of a parsed notebook, once its kind and version are checked.
+
+    Raises:
+        Refused: not a JSON object, no nbformat 4 version, cells that are not a list of objects.
+    """
+    if not isinstance(raw, dict):
+        raise Refused(f"corrupt notebook: not a readable notebook (JSON, but {_json_kind(raw)}, "
+                      "not a notebook's object)")
+    version = raw.get("nbformat")
+    if version != 4 or isinstance(version, bool):
+        if version in (1, 2, 3) and not isinstance(version, bool):
+            raise Refused(f"an nbformat {version} notebook (saved by IPython before 2015, its cells in "
+                          "'worksheets'): the course grades nbformat 4; open it in JupyterLab and save it again")
+        found = "none" if "nbformat" not in raw else json.dumps(version)[:40]
+        raise Refused(f"corrupt notebook: not a readable notebook (its nbformat version is {found}, not 4)")
+    cells = raw.get("cells")
+    if not isinstance(cells, list):
+        found = "missing" if "cells" not in raw else _json_kind(cells)
+        raise Refused(f"corrupt notebook: not a readable notebook (its cells are {found}, not a list)")
+    for index, cell in enumerate(cells):
+        if not isinstance(cell, dict):
+            raise Refused(f"corrupt notebook: not a readable notebook (cell {index + 1} is {_json_kind(cell)}, "
+                          "not an object)")
+    return cells
+
+
+def _json_kind(value: object) -> str:
+    """``an object``, ``a list``, ``a number``, … : what a JSON value is."""
+    kinds = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number",
+             float: "a number"}
+    return "null" if value is None else kinds.get(type(value), type(value).__name__)
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(err).strip() or type(err).__name__
+    return text.splitlines()[0][:200]
 
 
 def load(path: Path, bounds: Bounds) -> tuple[nbformat.NotebookNode, list[str]]:

@@ -6,10 +6,13 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import nbformat
+if TYPE_CHECKING:
+    import nbformat
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -75,8 +78,66 @@ class Course:
         return result
 
 
+    def nbgrader_config(self, db: str | None = None):
+        """The configuration nbgrader's commands read in this course: its ``nbgrader_config.py``,
+        the course root and the gradebook."""
+        from traitlets.config import Config
+        from traitlets.config.loader import PyFileConfigLoader
+
+        config = PyFileConfigLoader("nbgrader_config.py", path=str(self.root)).load_config() \
+            if (self.root / "nbgrader_config.py").exists() else Config()
+        config.CourseDirectory.root = str(self.root)
+        if db is not None:
+            config.CourseDirectory.db_url = db
+        return config
+
+    def run_converter(self, name: str, assignment: str, db: str | None = None, student: str = "*",
+                      each: Callable[[], None] | None = None, **traits) -> None:
+        """Run one of nbgrader's converters in this process, as its command would
+        (``GenerateAssignment`` is ``nbgrader generate_assignment``), without a new interpreter.
+
+        Args:
+            name: The converter (``GenerateAssignment``, ``GenerateFeedback``).
+            assignment: The assignment (chapter).
+            db: Gradebook URL (nbgrader's default for the course when None).
+            student: The student id (all: ``*``).
+            each: Called after each student's (or the assignment's) conversion.
+            traits: Converter settings, e.g. ``force=True``.
+
+        Raises:
+            RuntimeError: nbgrader failed; the message carries its log.
+        """
+        import logging
+
+        from nbgrader import converters
+        from nbgrader.coursedir import CourseDirectory
+        from nbgrader.utils import capture_log
+
+        config = self.nbgrader_config(db)
+        coursedir = CourseDirectory(config=config)
+        coursedir.assignment_id, coursedir.student_id = assignment, student
+        converter = getattr(converters, name)(coursedir=coursedir, config=config)
+        for trait, value in traits.items():
+            setattr(converter, trait, value)
+        if each is not None:
+            converter.post_convert_hook = lambda **_: each()
+        converter.log.setLevel(logging.WARNING)
+        # nbgrader runs `alembic` from PATH when it creates a gradebook: put this environment first.
+        path = os.environ.get("PATH", "")
+        os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), path])
+        try:
+            outcome = capture_log(converter)
+        finally:
+            os.environ["PATH"] = path
+        if not outcome["success"]:
+            raise RuntimeError(f"nbgrader {name} {assignment} failed:\n{outcome.get('log', '')}\n"
+                               f"{outcome.get('error', '')}")
+
+
 def read_notebook(path: Path) -> nbformat.NotebookNode:
     """Read a notebook, with a clear error for a file that is not one."""
+    import nbformat  # here, not at the top: the command line's --help must not pay for it
+
     try:
         return nbformat.read(path, as_version=4)
     except (json.JSONDecodeError, nbformat.reader.NotJSONError, KeyError, UnicodeDecodeError) as err:
@@ -84,8 +145,19 @@ def read_notebook(path: Path) -> nbformat.NotebookNode:
 
 
 def nbgrader_meta(cell: nbformat.NotebookNode) -> dict:
-    """The cell's nbgrader metadata, or an empty dict."""
-    return cell.get("metadata", {}).get("nbgrader") or {}
+    """The cell's nbgrader metadata, or an empty dict.
+
+    A submission is untrusted: metadata that is not an object counts as none, and a grade id that
+    is not a string as no grade id (nbgrader refuses both; reconciliation then finds the cell by its
+    place).
+    """
+    metadata = cell.get("metadata")
+    meta = metadata.get("nbgrader") if isinstance(metadata, dict) else None
+    if not isinstance(meta, dict):
+        return {}
+    if "grade_id" in meta and not isinstance(meta["grade_id"], str):
+        return {k: v for k, v in meta.items() if k != "grade_id"}
+    return meta
 
 
 def is_test_cell(cell: nbformat.NotebookNode) -> bool:

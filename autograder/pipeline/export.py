@@ -10,7 +10,10 @@ wins over the automatic one, as in nbgrader's own export). One column per chapte
 - ``moodle``: the layout Moodle's CSV grade import maps: ``First name``, ``Last name``,
   ``Username`` (nbgrader's student id), ``ID number`` (``lms_user_id``), ``Email address``, then
   one column per chapter, named with its points (Moodle rows are learners only, so the points
-  possible are in the header).
+  possible are in the header). Moodle's import (``grade/import/csv/classes/load_data.php``) maps
+  every row through one column, the instructor's *Map from*, and abandons the whole import at the
+  first row whose value is blank or matches no user; so a row without the identifier chosen
+  (``match``: ``email``, ``idnumber`` or ``username``) is left out, and named in the notes.
 - ``csv``: the columns of nbgrader's ``grades.csv`` (``assignment``, ``duedate``, ``timestamp``,
   ``student_id``, names, ``email``, ``raw_score``, ``late_submission_penalty``, ``score``,
   ``max_score``; a chapter not submitted scores 0), quoted as CSV requires (nbgrader's own
@@ -28,9 +31,8 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from nbgrader.api import Gradebook, MissingEntry
-
 from autograder.pipeline.course import Course
+from autograder.pipeline.progress import Progress
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "|")
 CANVAS_IDENTITY = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
@@ -48,7 +50,18 @@ def inert(value: object) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def export(course: Course, form: str, output: Path | None = None, db: str | None = None) -> Path:
+MOODLE_MATCH = {"email": "Email address", "idnumber": "ID number", "username": "Username"}
+
+
+def export(
+    course: Course,
+    form: str,
+    output: Path | None = None,
+    db: str | None = None,
+    match: str = "email",
+    notes: list[str] | None = None,
+    progress: bool = False,
+) -> Path:
     """Write the gradebook in ``form`` (``csv``, ``canvas`` or ``moodle``); returns the file.
 
     Args:
@@ -56,10 +69,16 @@ def export(course: Course, form: str, output: Path | None = None, db: str | None
         form: The layout.
         output: The file to write (default: :data:`DEFAULT_NAMES` in the course root).
         db: Gradebook URL (the course default when None).
+        match: Moodle: the user field the import will map from (:data:`MOODLE_MATCH`).
+        notes: Receives what the instructor must know: rows left out, rows the LMS will not match.
+        progress: Draw a progress bar on stderr.
     """
+    if match not in MOODLE_MATCH:
+        raise ValueError(f"unknown Moodle identifier {match!r}: expected one of {', '.join(MOODLE_MATCH)}")
+    notes = [] if notes is None else notes
     db = db or course.gradebook_url
     path = output or course.root / DEFAULT_NAMES[form]
-    chapters, points, students, earned = _table(course, db)
+    chapters, points, students, earned = _table(course, db, progress)
     if form == "csv":
         rows = [NBGRADER_COLUMNS]
         for chapter in chapters:
@@ -75,11 +94,25 @@ def export(course: Course, form: str, output: Path | None = None, db: str | None
             name = ", ".join(p for p in (student.last_name, student.first_name) if p) or student.id
             rows.append([name, student.lms_user_id or "", "", student.id, "",
                          *(_score(earned[student.id], c) for c in chapters)])
+        unmatched = [s.id for s in students if not s.lms_user_id]
+        if unmatched:
+            notes.append(f"{len(unmatched)} row(s) have no Canvas ID (collect a Canvas download, or "
+                         f"`nbgrader db student add --lms-user-id`): Canvas matches them by SIS Login ID or name "
+                         f"only: {', '.join(unmatched[:10])}{' …' if len(unmatched) > 10 else ''}")
     elif form == "moodle":
         rows = [[*MOODLE_IDENTITY, *(f"{c} ({points[c][0]:g} points)" for c in chapters)]]
+        left_out = []
         for student in students:
-            rows.append([student.first_name or "", student.last_name or "", student.id, student.lms_user_id or "",
-                         student.email or "", *(_score(earned[student.id], c) for c in chapters)])
+            row = [student.first_name or "", student.last_name or "", student.id, student.lms_user_id or "",
+                   student.email or "", *(_score(earned[student.id], c) for c in chapters)]
+            if not row[MOODLE_IDENTITY.index(MOODLE_MATCH[match])]:
+                left_out.append(student.id)
+                continue
+            rows.append(row)
+        if left_out:
+            notes.append(f"{len(left_out)} learner(s) left out: no {MOODLE_MATCH[match]}, which Moodle's import "
+                         f"maps from (a blank one abandons the whole import; collect with --roster): "
+                         f"{', '.join(left_out[:10])}{' …' if len(left_out) > 10 else ''}")
     else:
         raise ValueError(f"unknown export format {form!r}: expected one of {sorted(DEFAULT_NAMES)}")
     _write(path, rows)
@@ -94,9 +127,11 @@ def _score(earned: dict[str, tuple[float, float, str]], chapter: str) -> float |
     return max(0.0, raw - penalty)
 
 
-def _table(course: Course, db: str):
+def _table(course: Course, db: str, progress: bool = False):
     """Chapters (by name, as :meth:`Course.chapters` lists them; others after), their points possible
     and due date, the students, and each one's ``(raw score, late penalty, timestamp)`` by chapter."""
+    from nbgrader.api import Gradebook, MissingEntry
+
     order = {name: i for i, name in enumerate(course.chapters())}
     with Gradebook(db) as gradebook:
         assignments = sorted(gradebook.assignments, key=lambda a: (order.get(a.name, len(order)), a.name))
@@ -104,7 +139,10 @@ def _table(course: Course, db: str):
         points = {a.name: (float(a.max_score), a.duedate or "") for a in assignments}
         students = sorted(gradebook.students, key=lambda s: s.id)
         earned: dict[str, dict[str, tuple[float, float, str]]] = {}
+        bar = Progress(len(students), "learners exported") if progress else None
         for student in students:
+            if bar:
+                bar.step(student.id)
             earned[student.id] = {}
             for chapter in chapters:
                 try:

@@ -40,3 +40,23 @@ class ClearHiddenTracebacks(Preprocessor):
                 if output.get("output_type") == "error":
                     output["traceback"] = [f"{output['ename']}: {output['evalue']}"]
         return cell, resources
+
+
+def generate_feedback(course, chapter: str, db: str | None = None, progress: bool = False):
+    """``feedback/<student>/<chapter>/<chapter>.html`` for every graded submission of a chapter.
+
+    nbgrader's ``GenerateFeedback`` converter runs in this process with the course's
+    ``nbgrader_config.py`` (hidden tests removed), as ``nbgrader generate_feedback --force`` would.
+
+    Returns:
+        The feedback folder.
+    """
+    from autograder.pipeline.progress import Progress
+
+    graded = list(course.autograded.glob(f"*/{chapter}/{chapter}.ipynb"))
+    bar = Progress(len(graded), f"{chapter} feedback pages written", note="importing nbgrader") if progress else None
+    if graded:
+        course.run_converter("GenerateFeedback", chapter, db=db, force=True, each=bar.step if bar else None)
+    if bar:
+        bar.finish()
+    return course.root / "feedback"

@@ -9,12 +9,15 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass
 from pathlib import Path
-
-from nbgrader.api import Gradebook, MissingEntry
+from typing import TYPE_CHECKING
 
 from autograder.gradeid import exercise_of
 from autograder.pipeline.course import Course
-from autograder.pipeline.integrity import Tampering
+
+if TYPE_CHECKING:
+    from nbgrader.api import Gradebook
+
+    from autograder.pipeline.integrity import Tampering
 
 NBGRADER_REFUSED = ("not graded: nbgrader refused the notebook even after its cells were matched to the chapter; "
                     "open it in formgrader or grade it by hand")
@@ -40,6 +43,8 @@ def zero_tampered(
     gradebook: Gradebook, test_ids: list[str], chapter: str, student: str, tampered: list[Tampering]
 ) -> list[Flag]:
     """Score every test cell of a tampered exercise 0 (a manual score, for review) and flag it."""
+    from nbgrader.api import MissingEntry
+
     exercises = {t.exercise for t in tampered}
     if not exercises:
         return []

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from nbgrader.api import Gradebook, MissingEntry
-
 from autograder.pipeline import reconcile
 from autograder.pipeline.bounds import Bounds, Refused, load
+from autograder.pipeline.collect import UNTOUCHED, untouched
 from autograder.pipeline.course import Course, read_notebook
 from autograder.pipeline.flags import NBGRADER_REFUSED, Flag, submissions, write_flags, zero_tampered
 from autograder.pipeline.integrity import check_submission, test_cell_checksums
+from autograder.pipeline.ledger import shard_of
+
+# Options that let `nbgrader autograde` run as nbgrader ships it, past autograder.pipeline.guard.
+NBGRADER_EXECUTES = ("--Autograde.exporter_class=nbconvert.exporters.NotebookExporter",)
 
 
 def admitted(
@@ -25,6 +28,7 @@ def admitted(
     flags: list[Flag],
     shard: tuple[int, int] | None = None,
     bounds: Bounds | None = None,
+    only: set[str] | None = None,
 ) -> list[tuple[str, Path]]:
     """The submissions (of one shard) that can be graded, each rewritten into a gradable notebook.
 
@@ -38,6 +42,7 @@ def admitted(
         flags: Receives one :class:`Flag` per refusal and per change.
         shard: ``(i, n)``: only the students of shard ``i`` of ``n``.
         bounds: The limits (:meth:`~autograder.pipeline.bounds.Bounds.from_env` when None).
+        only: Only these students (all when None).
 
     Returns:
         ``(student, path)`` of every submission to grade.
@@ -46,13 +51,15 @@ def admitted(
     edition = read_notebook(course.release_notebook(chapter))
     chosen = []
     for student, path in submissions(course, chapter):
-        if shard and _shard_of(student, shard[1]) != shard[0]:
+        if (shard and shard_of(student, shard[1]) != shard[0]) or (only is not None and student not in only):
             continue
         try:
             notebook, notes = load(reconcile.original_of(path), bounds)
         except Refused as refused:
             flags.append(Flag(student, chapter, "", f"not graded: {refused}"))
             continue
+        if untouched(notebook, edition):
+            flags.append(Flag(student, chapter, "", UNTOUCHED))
         result = reconcile.reconcile(notebook, edition)
         result.changed = result.changed or bool(notes)
         flags += [Flag(student, chapter, "", note) for note in notes]
@@ -73,13 +80,17 @@ def autograde(course: Course, chapter: str, db: str | None = None, bounds: Bound
     Returns:
         Every flag raised, also written to ``autograded/<chapter>-flags.csv``.
     """
+    from nbgrader.api import Gradebook, MissingEntry
+
     db = db or course.gradebook_url
     flags: list[Flag] = []
     chosen = admitted(course, chapter, flags, bounds=bounds)
     refused = sorted({s for s, _ in submissions(course, chapter)} - {s for s, _ in chosen})
     exclude = [f"--CourseDirectory.student_id_exclude={','.join(refused)}"] if refused else []
     if chosen:
-        course.nbgrader("autograde", chapter, "--force", *exclude, db=db, check=False)
+        # The course's nbgrader_config.py turns nbgrader's own autograde off (autograder.pipeline.guard);
+        # this is the route that asks for it by name.
+        course.nbgrader("autograde", chapter, "--force", *exclude, *NBGRADER_EXECUTES, db=db, check=False)
     expected = test_cell_checksums(course.release_notebook(chapter))
     with Gradebook(db) as gradebook:
         for student, path in chosen:
@@ -97,14 +108,10 @@ def autograde(course: Course, chapter: str, db: str | None = None, bounds: Bound
     return flags
 
 
-def _shard_of(student: str, count: int) -> int:
-    from autograder.pipeline.sandboxed import shard_of  # the sandbox's module: imported only to shard
-
-    return shard_of(student, count)
-
-
 def scores(course: Course, chapter: str, db: str | None = None) -> dict[str, dict[str, float]]:
     """Score of every test cell, by student, as the gradebook holds it."""
+    from nbgrader.api import Gradebook, MissingEntry
+
     db = db or course.gradebook_url
     result: dict[str, dict[str, float]] = {}
     with Gradebook(db) as gradebook:

@@ -229,32 +229,58 @@ ON_RUN = {
 class AutogradeOnRun(Autograde):
     """nbgrader's ``Autograde`` converter, its set-up of each submission on the run's gradebook.
 
-    :meth:`init_assignment` does what ``Autograde.init_assignment`` does (nbgrader 0.9), on one
+    :meth:`init_assignment` does what ``Autograde.init_assignment`` does (nbgrader 0.9), with the
+    same options (``create_student``, ``exclude_overwriting``), log lines and errors, on one
     gradebook instead of five opened in turn.
     """
 
     def init_assignment(self, assignment_id: str, student_id: str) -> None:
         BaseConverter.init_assignment(self, assignment_id, student_id)  # the submission's other files
         gradebook = RunGradebook.of(self.coursedir.db_url)
-        gradebook.update_or_create_student(student_id)
+        if self.create_student:
+            self.log.info("Creating/updating student with ID '%s': %s", student_id, {})
+            gradebook.update_or_create_student(student_id)
+        else:
+            try:
+                gradebook.find_student(student_id)
+            except MissingEntry:
+                self._fail(f"No student with ID '{student_id}' exists in the database")
         try:
             assignment = gradebook.find_assignment(assignment_id)
         except MissingEntry:
-            raise NbGraderException(f"No assignment with ID '{assignment_id}' exists in the database") from None
+            self._fail(f"No assignment with ID '{assignment_id}' exists in the database")
         timestamp = self.coursedir.get_existing_timestamp(self._format_source(assignment_id, student_id))
-        when = {"timestamp": timestamp} if timestamp else {}
-        gradebook.update_or_create_submission(assignment_id, student_id, **when)
+        if timestamp:
+            submission = gradebook.update_or_create_submission(assignment_id, student_id, timestamp=timestamp)
+            self.log.info("%s submitted at %s", submission, timestamp)
+            if submission.total_seconds_late > 0:
+                self.log.warning("%s is %s seconds late", submission, submission.total_seconds_late)
+        else:
+            gradebook.update_or_create_submission(assignment_id, student_id)
+        self.log.info("Overwriting files with master versions from the source directory")
         self._copy_source_files(assignment_id, student_id)
-        self.notebooks = [path for path in self.notebooks if _known(gradebook, path, assignment_id)]
+        known = []
+        for path in self.notebooks:
+            if _known(gradebook, path, assignment_id):
+                known.append(path)
+            else:
+                self.log.warning("Skipping unknown notebook: %s", path)
+        self.notebooks = known
         if not self.notebooks:
-            raise NbGraderException("No notebooks found, did you forget to run 'nbgrader generate_assignment'?")
+            self._fail("No notebooks found, did you forget to run 'nbgrader generate_assignment'?")
         for notebook in assignment.notebooks:
             submitted = self.coursedir.format_path(self.coursedir.submitted_directory, student_id, assignment_id)
-            if not os.path.exists(os.path.join(submitted, f"{notebook.name}.ipynb")):
+            path = os.path.join(submitted, f"{notebook.name}.ipynb")
+            if not os.path.exists(path):
+                self.log.warning("No submitted file: %s", path)
                 for grade in gradebook.find_submission_notebook(notebook.name, assignment_id, student_id).grades:
                     grade.auto_score = 0
                     grade.needs_manual_grade = False
         gradebook.commit()
+
+    def _fail(self, message: str) -> None:
+        self.log.error(message)
+        raise NbGraderException(message)
 
     def _copy_source_files(self, assignment_id: str, student_id: str) -> None:
         """The instructor's versions of the assignment's other files, over the learner's."""
@@ -266,7 +292,32 @@ class AutogradeOnRun(Autograde):
             os.makedirs(os.path.dirname(dest), exist_ok=True)
             if os.path.exists(dest):
                 os.remove(dest)
+            self.log.info("Copying %s -> %s", filename, dest)
             shutil.copy(filename, dest)
+
+
+class AutogradeRecorder(AutogradeOnRun):
+    """What ``nbgrader autograde`` is with the recorder in place: :class:`AutogradeOnRun`, its
+    preprocessors swapped for the run-gradebook ones (:data:`ON_RUN`, and ``CheckCellMetadataOnce``)
+    wherever the configuration lists nbgrader's, the notebook validated once per pass, and the run's
+    gradebook opened around :meth:`start`. ``bench/nbgrader_conformance.py`` runs nbgrader's own
+    autograde tests with it in ``Autograde``'s place.
+    """
+
+    def start(self) -> None:
+        with RunGradebook(self.coursedir.db_url):
+            super().start()
+
+    def _init_preprocessors(self) -> None:
+        from nbgrader.preprocessors import CheckCellMetadata
+
+        from autograder.pipeline.preprocessors import CheckCellMetadataOnce
+
+        replace = {**ON_RUN, CheckCellMetadata: CheckCellMetadataOnce}
+        self.exporter.optimistic_validation = True
+        self.exporter._preprocessors = []
+        for preprocessor in self.sanitize_preprocessors if self._sanitizing else self.autograde_preprocessors:
+            self.exporter.register_preprocessor(replace.get(preprocessor, preprocessor))
 
 
 def _known(gradebook: RunGradebook, path: str, assignment_id: str) -> bool:

@@ -14,12 +14,9 @@ import html
 from collections import Counter
 from pathlib import Path
 
-import nbformat
-from nbgrader.api import Gradebook, MissingEntry
-
-from autograder import cases
 from autograder.gradeid import exercise_of
 from autograder.pipeline.course import Course, nbgrader_meta
+from autograder.pipeline.progress import Progress
 
 MARK = "Your answer behaves as if "
 UNANSWERED = "is not answered yet."
@@ -27,18 +24,19 @@ NOT_ANSWERED = "(not answered)"
 TOP = 5
 
 
-def exercises(chapter: str) -> dict:
-    declared = cases.exercises(chapter)
-    if declared:
-        return declared
-    from autograder.checks import exercises as declared_before
+def class_report(course: Course, chapter: str, db: str | None = None, progress: bool = False) -> Path:
+    """Write the report of one chapter; returns its ``index.html``.
 
-    return declared_before(chapter)
-
-
-def class_report(course: Course, chapter: str, db: str | None = None) -> Path:
-    """Write the report of one chapter; returns its ``index.html``."""
+    Args:
+        course: The course checkout.
+        chapter: The chapter.
+        db: Gradebook URL (the course default when None).
+        progress: Draw a progress bar on stderr (the autograded notebooks read, the figures drawn).
+    """
+    bar = Progress(None, f"{chapter} report: submissions read", note="reading the gradebook") if progress else None
     import matplotlib
+
+    from autograder.cases import exercises
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -48,7 +46,10 @@ def class_report(course: Course, chapter: str, db: str | None = None) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     grade_ids = list(exercises(chapter))
     earned = _scores(course, chapter, db or course.gradebook_url, grade_ids)
-    counts, unanswered = _misconceptions(course, chapter, list(earned))
+    if bar:
+        bar.finish()
+        bar = Progress(len(earned) + len(grade_ids), f"{chapter} report: submissions read, figures drawn")
+    counts, unanswered = _misconceptions(course, chapter, list(earned), bar)
 
     with (folder / "scores.csv").open("w", newline="") as handle:
         writer = csv.writer(handle)
@@ -83,6 +84,8 @@ def class_report(course: Course, chapter: str, db: str | None = None) -> Path:
         figure.savefig(folder / name, dpi=90)
         plt.close(figure)
         figures.append((grade_id, name, [(NOT_ANSWERED, len(unanswered[grade_id])), *common[::-1]]))
+        if bar:
+            bar.step(grade_id)
     index = folder / "index.html"
     index.write_text(_page(chapter, len(earned), figures))
     return index
@@ -90,6 +93,8 @@ def class_report(course: Course, chapter: str, db: str | None = None) -> Path:
 
 def _scores(course: Course, chapter: str, db: str, grade_ids: list[str]) -> dict[str, dict[str, tuple[float, float]]]:
     """Per student and exercise: points earned (manual grades win) and the maximum."""
+    from nbgrader.api import Gradebook, MissingEntry
+
     table: dict[str, dict[str, tuple[float, float]]] = {}
     with Gradebook(db) as gradebook:
         for submission in gradebook.find_assignment(chapter).submissions:
@@ -107,27 +112,40 @@ def _scores(course: Course, chapter: str, db: str, grade_ids: list[str]) -> dict
     return table
 
 
-def _misconceptions(course: Course, chapter: str, students: list[str]) -> tuple[dict[str, Counter], dict[str, set]]:
+def _misconceptions(course: Course, chapter: str, students: list[str], bar: Progress | None = None
+                    ) -> tuple[dict[str, Counter], dict[str, set]]:
     """Per exercise: how many students got each misconception (a student counts once per message),
-    and which students left it unanswered (every check said so)."""
+    and which students left it unanswered (every check said so).
+
+    An autograded notebook that cannot be read (another tool wrote it) counts nothing.
+    """
+    import nbformat
+
+    from autograder.cases import exercises
+
     counts: dict[str, Counter] = {g: Counter() for g in exercises(chapter)}
     unanswered: dict[str, set] = {g: set() for g in counts}
     for student in students:
+        if bar:
+            bar.step(student)
         path = course.autograded / student / chapter / f"{chapter}.ipynb"
         if not path.exists():
             continue
         seen: dict[str, set[str]] = {}
-        for cell in nbformat.read(path, as_version=4).cells:
-            exercise = exercise_of(nbgrader_meta(cell).get("grade_id", ""))
-            if exercise not in counts:
-                continue
-            for output in cell.get("outputs", []):
-                lines = [line.strip() for line in output.get("evalue", "").splitlines() if line.strip()]
-                if lines and all(line.endswith(UNANSWERED) for line in lines):
-                    unanswered[exercise].add(student)
-                for line in lines:
-                    if line.startswith(MARK):
-                        seen.setdefault(exercise, set()).add(line.removeprefix(MARK))
+        try:
+            for cell in nbformat.read(path, as_version=4).cells:
+                exercise = exercise_of(nbgrader_meta(cell).get("grade_id", ""))
+                if exercise not in counts:
+                    continue
+                for output in cell.get("outputs", []):
+                    lines = [line.strip() for line in output.get("evalue", "").splitlines() if line.strip()]
+                    if lines and all(line.endswith(UNANSWERED) for line in lines):
+                        unanswered[exercise].add(student)
+                    for line in lines:
+                        if line.startswith(MARK):
+                            seen.setdefault(exercise, set()).add(line.removeprefix(MARK))
+        except Exception:  # noqa: BLE001 - not a notebook the course wrote: nothing to count in it
+            continue
         for exercise, texts in seen.items():
             counts[exercise].update(texts)
     return counts, unanswered

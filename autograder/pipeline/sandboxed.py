@@ -15,16 +15,14 @@ writes one submission at a time.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
-import os
 import warnings
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
+from nbconvert.exporters import NotebookExporter
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.converters import Autograde
 from nbgrader.coursedir import CourseDirectory
@@ -37,11 +35,14 @@ import autograder
 from autograder.pipeline import prefix as prefixes
 from autograder.pipeline import verdict as verdicts
 from autograder.pipeline import wire
+from autograder.pipeline.bounds import Bounds
 from autograder.pipeline.confine import Limits
 from autograder.pipeline.course import Course, read_notebook
 from autograder.pipeline.flags import Flag, write_flags, zero_tampered
 from autograder.pipeline.grade import admitted
 from autograder.pipeline.integrity import check_submission, test_cell_checksums
+from autograder.pipeline.ledger import Gradebook as LedgerGradebook
+from autograder.pipeline.ledger import Ledger, autograded_digest, file_digest, fingerprint
 from autograder.pipeline.pool import Pool
 from autograder.pipeline.preprocessors import CheckCellMetadataOnce, SandboxVerdicts
 from autograder.pipeline.progress import Progress
@@ -59,23 +60,10 @@ class Outcome:
     graded: list[str] = field(default_factory=list)
     forked: list[str] = field(default_factory=list)  # graded from the chapter's locked prefix, run once
     skipped: list[str] = field(default_factory=list)
+    changed_elsewhere: list[str] = field(default_factory=list)  # graded again: its grades had changed elsewhere
     flags: list[Flag] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
     decided: dict[str, verdicts.Verdict] = field(default_factory=dict)
-
-
-def shard_of(student: str, count: int) -> int:
-    """The shard (0-based) a student belongs to: stable across machines and runs."""
-    return int.from_bytes(hashlib.sha256(student.encode()).digest()[:8], "big") % count
-
-
-def grader_fingerprint() -> str:
-    """Hash of the grading code and cases: a change regrades every submission."""
-    digest = hashlib.sha256()
-    packages = Path(autograder.__file__).parent, Path(autograder.__file__).parent.parent / "answer_key"
-    for path in sorted(p for package in packages for p in package.rglob("*.py")):
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
 
 
 def hidden_paths(course: Course, db: str) -> list[Path]:
@@ -90,29 +78,15 @@ def hidden_paths(course: Course, db: str) -> list[Path]:
     return [p for p in paths if p.exists()]
 
 
-class State:
-    """Content hashes of graded submissions, kept by the trusted side (the sandbox cannot write here)."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        try:
-            self.hashes: dict[str, str] = json.loads(path.read_text())
-        except (OSError, ValueError):
-            self.hashes = {}
-
-    def save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = self.path.with_suffix(".tmp")
-        temporary.write_text(json.dumps(self.hashes, indent=1, sort_keys=True))
-        os.replace(temporary, self.path)
-
-
 def _config(course: Course, db: str, one_session: bool = True) -> Config:
     config = PyFileConfigLoader("nbgrader_config.py", path=str(course.root)).load_config() \
         if (course.root / "nbgrader_config.py").exists() else Config()
     config.CourseDirectory.root = str(course.root)
     config.CourseDirectory.db_url = db
     config.BaseConverter.force = True
+    # The course's nbgrader_config.py turns nbgrader's own autograde off (autograder.pipeline.guard);
+    # this is the course's own grader.
+    config.Autograde.exporter_class = NotebookExporter
     replace = {Execute: SandboxVerdicts, CheckCellMetadata: CheckCellMetadataOnce}
     if one_session:
         config.Exporter.optimistic_validation = True
@@ -212,6 +186,8 @@ def grade_chapter(
     seed: int | None = None,
     prefix: bool = True,
     one_session: bool = True,
+    students: set[str] | None = None,
+    bounds: Bounds | None = None,
 ) -> Outcome:
     """Grade every (changed) submission of a chapter in the sandbox and record it in the gradebook.
 
@@ -230,60 +206,94 @@ def grade_chapter(
         one_session: Record every submission through one gradebook session
             (:mod:`autograder.pipeline.recorder`); False records each through nbgrader's own
             ``Autograde`` converter, which opens the gradebook at every step. The grades are the same.
+        students: Only these students (all when None).
+        bounds: The limits a submission is read within (:meth:`Bounds.from_env` when None).
 
     Returns:
-        Who was graded or skipped, every flag raised (also written to ``autograded/<chapter>-flags.csv``).
+        Who was graded or skipped, whose grades had changed elsewhere, every flag raised (also
+        written to ``autograded/<chapter>-flags.csv``; a skipped submission keeps the flags of its
+        last grading, and one refused before and unchanged since is refused again without being read).
     """
     db = db or course.gradebook_url
     limits = limits or Limits()
+    bounds = bounds or Bounds.from_env()
+    shard_name = f"-shard{shard[0]}of{shard[1]}" if shard else ""
+    flags_csv = course.autograded / f"{chapter}{shard_name}-flags.csv"
+    ledger = Ledger.of(course, chapter, shard)
+    check = ledger.check(course, chapter, db, bounds, shard, students, force)
+    outcome = Outcome(skipped=check.unchanged, changed_elsewhere=check.changed_elsewhere)
+    for student in [*check.unchanged, *check.refused]:
+        outcome.flags += [Flag(student, chapter, grade_id, reason) for grade_id, reason in ledger.flags(student)]
+    if not check.todo:
+        write_flags(flags_csv, outcome.flags)
+        return outcome
+
+    bar = Progress(len(check.todo), f"{chapter} submissions graded", note="reading submissions") if progress else None
     edition = read_notebook(course.release_notebook(chapter))
     checksums = test_cell_checksums(course.release_notebook(chapter))
     key = verdicts.Key.of(chapter, seed)
-    shard_name = f"-shard{shard[0]}of{shard[1]}" if shard else ""
-    state = State(course.autograded / f".{chapter}{shard_name}-graded.json")
-    fingerprint = grader_fingerprint() + hashlib.sha256(json.dumps(checksums, sort_keys=True).encode()).hexdigest()
-    outcome = Outcome()
+    base = fingerprint(course, chapter, bounds)
+    todo = [(student, path, file_digest(path, base))
+            for student, path in admitted(course, chapter, outcome.flags, shard, bounds, {s for s, _ in check.todo})]
+    refused = {s for s, _ in check.todo} - {s for s, _, _ in todo}
+    if refused:  # kept in the ledger with their reasons: the same file is not read again next time
+        with LedgerGradebook(db) as recorded:
+            held = recorded.digests(chapter)
+        for student, path in check.todo:
+            if student in refused:
+                ledger.record(student, file_digest(path, base), held.get(student),
+                              autograded_digest(course, student, chapter),
+                              [(f.grade_id, f.reason) for f in outcome.flags if f.student == student], refused=True)
+        if bar:
+            bar.advance_to(len(refused), "refused: see the flags")
 
-    todo: list[tuple[str, Path, str]] = []
-    with Gradebook(db) as gradebook:
-        for student, path in admitted(course, chapter, outcome.flags, shard):
-            digest = hashlib.sha256(path.read_bytes() + fingerprint.encode()).hexdigest()
-            if not force and state.hashes.get(student) == digest and _graded(gradebook, chapter, student):
-                outcome.skipped.append(student)
-                continue
-            todo.append((student, path, digest))
-    if not todo:
-        write_flags(course.autograded / f"{chapter}{shard_name}-flags.csv", outcome.flags)
-        return outcome
-
-    bar = Progress(len(todo), f"{chapter} submissions graded") if progress else None
     logging.getLogger("traitlets").setLevel(logging.ERROR)
-    locked = prefixes.of_edition(edition, chapter) if prefix else None
-    with Pool(workers, limits, hidden_paths(course, db)) as pool, RunGradebook(db) as gradebook:
+    locked = prefixes.of_edition(edition, chapter) if prefix and todo else None
+    if bar and todo:
+        bar.say("starting the sandboxes")
+    with Pool(workers, limits, hidden_paths(course, db)) if todo else _NoPool() as pool, \
+            RunGradebook(db) as gradebook, LedgerGradebook(db) as recorded:
         run = GradingRun(chapter, _config(course, db, one_session), edition, key, checksums, outcome, gradebook,
                          AutogradeOnRun if one_session else Autograde)
-        futures: dict[str, Future] = {}
-        bare_jobs: dict[str, tuple[wire.Plan, Future]] = {}
-        for student, path, _ in todo:
-            try:
-                submission = read_notebook(path)
-                futures[student] = pool.submit(verdicts.plan(submission, edition, key), prefix=locked)
-                bare_job = verdicts.bare_plan(submission, edition, key)
-                if bare_job is not None:
-                    bare_jobs[student] = bare_job, pool.submit(bare_job)
-            except ValueError as err:
-                # nbgrader records an unreadable notebook with zero points; so does this grader.
-                futures[student] = Future()
-                futures[student].set_result(wire.JobResult("not run", f"unreadable submission: {err}"))
+        jobs = {student: _submit(pool, path, edition, key, locked) for student, path, _ in todo}
         for student, path, digest in todo:
-            bare = (bare_jobs[student][0], bare_jobs[student][1].result()) if student in bare_jobs else None
-            run.record(student, path, futures[student].result(), bare)
-            state.hashes[student] = digest
-            state.save()
+            future, bare = jobs[student]
+            run.record(student, path, future.result(), (bare[0], bare[1].result()) if bare else None)
+            mine = [(f.grade_id, f.reason) for f in outcome.flags if f.student == student]
+            ledger.record(student, digest, recorded.digests(chapter, student).get(student),
+                          autograded_digest(course, student, chapter), mine)
             if bar:
                 bar.step(student)
-    write_flags(course.autograded / f"{chapter}{shard_name}-flags.csv", outcome.flags)
+    if bar:
+        bar.finish()
+    write_flags(flags_csv, outcome.flags)
     return outcome
+
+
+class _NoPool:
+    """Stands for the pool when every submission was refused before it could run."""
+
+    def __enter__(self) -> _NoPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def _submit(pool: Pool, path: Path, edition: nbformat.NotebookNode, key: verdicts.Key,
+            locked) -> tuple[Future, tuple[wire.Plan, Future] | None]:
+    """The sandbox's run of one submission, and its bare job's (the checks that run without torch)
+    if it has one; a notebook that cannot even be planned is a result that says why (nbgrader
+    records an unreadable notebook with zero points; so does this grader)."""
+    try:
+        submission = read_notebook(path)
+        job = pool.submit(verdicts.plan(submission, edition, key), prefix=locked)
+        bare_plan = verdicts.bare_plan(submission, edition, key)
+        return job, (bare_plan, pool.submit(bare_plan)) if bare_plan is not None else None
+    except Exception as err:  # noqa: BLE001 - untrusted input: one submission must not stop the class
+        future: Future = Future()
+        future.set_result(wire.JobResult("not run", f"unreadable submission: {err}"))
+        return future, None
 
 
 def _graded(gradebook: Gradebook, chapter: str, student: str) -> bool:
