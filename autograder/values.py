@@ -10,11 +10,9 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from autograder.cases import AnswerTypeError
 from autograder.codec import short_repr, type_name
 
-__all__ = ["AGREE", "GIVEN", "KINDS", "AnswerTypeError", "brief", "close", "measure", "require_plain", "require_tensor",
-           "short_repr", "show_inputs", "type_name", "validate"]
+__all__ = ["AGREE", "GIVEN", "KINDS", "brief", "close", "measure", "short_repr", "show_inputs", "type_name"]
 
 
 def _is_int_tuple(value: Any) -> bool:
@@ -52,28 +50,6 @@ def _plain(value: Any) -> bool:
     if type(value) is dict:
         return all(type(k) is str and _plain(v) for k, v in value.items())
     return False
-
-
-def validate(kind: str, value: Any) -> None:
-    """Check a result's exact kind before its value is compared.
-
-    Raises:
-        AnswerTypeError: naming the expected and the found type.
-    """
-    test, text = KINDS[kind]
-    if not test(value):
-        found = brief(value, 60) if kind.endswith("tuple") else type_name(value)
-        raise AnswerTypeError(f"expected {text}, found {found}")
-
-
-def require_tensor(value: Any) -> None:
-    """A plain ``torch.Tensor``: a subclass could answer every comparison through ``__torch_function__``."""
-    validate("tensor", value)
-
-
-def require_plain(value: Any) -> None:
-    """Plain data as a driver reports it."""
-    validate("observation", value)
 
 
 # ------------------------------------------------------------------------------- agreement
@@ -164,8 +140,3 @@ def measure(value: Any) -> int:
         return len(value) + sum(measure(v) for v in value.values())
     layout = getattr(value, "layout_size", None)
     return layout() if callable(layout) else 1
-
-
-def same_storage(a: Any, b: Any) -> bool:
-    """Do two tensors start their storages at one address (used by chapters not yet split)."""
-    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()

@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from autograder.checks import exercises  # noqa: E402
+from autograder.cases import exercises  # noqa: E402
 from autograder.gradeid import test_cell  # noqa: E402
 from autograder.pipeline.course import Course  # noqa: E402
 from autograder.pipeline.grade import NBGRADER_EXECUTES, scores  # noqa: E402

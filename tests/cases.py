@@ -28,11 +28,6 @@ def catalog(chapter: str):
     return importlib.import_module(f"tests.catalog.{module_of(chapter)}")
 
 
-def split(chapter: str) -> bool:
-    """The chapter's checks only observe, and its keys are in ``answer_key``."""
-    return bool(cases.exercises(chapter))
-
-
 def parametrize(metafunc: pytest.Metafunc) -> None:
     """Parametrize a :class:`ChapterCases` test by its chapter's catalogue (called from conftest)."""
     cls = metafunc.cls
@@ -102,14 +97,9 @@ class ChapterCases:
             run_cell_source(source, f"<{self.CHAPTER}:{grade_id}:{label}>", namespace)
         except NotImplementedError:
             pass  # the student edition's stub: the cell raises, the names it set stay defined
-        if split(self.CHAPTER):
-            from autograder.observe import resolve_answer
+        from autograder.observe import resolve_answer
 
-            return resolve_answer(cases.exercises(self.CHAPTER)[grade_id].answer, namespace)
-        from autograder.checks import exercises
-        from autograder.engine import resolve_answer
-
-        return resolve_answer(exercises(self.CHAPTER)[grade_id].answer, namespace)
+        return resolve_answer(cases.exercises(self.CHAPTER)[grade_id].answer, namespace)
 
     def verdicts(self, grade_id: str, answer: Any):
         from autograder.kernel import verdict
@@ -117,11 +107,7 @@ class ChapterCases:
         return verdict(grade_id, answer, False, SEED), verdict(grade_id, answer, True, SEED)
 
     def test_every_exercise_has_visible_and_hidden_cases(self) -> None:
-        if not split(self.CHAPTER):
-            from autograder.checks import exercises
-        else:
-            exercises = cases.exercises
-        for grade_id, exercise in exercises(self.CHAPTER).items():
+        for grade_id, exercise in cases.exercises(self.CHAPTER).items():
             assert exercise.selected(hidden=False), grade_id
             assert exercise.selected(hidden=True), grade_id
             names = [case.name for case in exercise.cases]
@@ -130,25 +116,12 @@ class ChapterCases:
     def test_right_answers_pass_every_case(self, right_answer) -> None:
         grade_id, label, source = right_answer
         answer = self.answer(grade_id, label, source)
-        if not split(self.CHAPTER):
-            from autograder.checks import run
-
-            assert run(grade_id, answer, hidden=False) == []
-            assert run(grade_id, answer, hidden=True) == []
-            return
         for decided in self.verdicts(grade_id, answer):
             assert decided.message() is None, decided.message()
 
     def test_wrong_answers_fail_with_their_misconception(self, wrong_answer) -> None:
         grade_id, label, source, own = wrong_answer
         answer = self.answer(grade_id, label, source)
-        if not split(self.CHAPTER):
-            from autograder.checks import run
-
-            failures = run(grade_id, answer, hidden=False) + run(grade_id, answer, hidden=True)
-            assert failures, f"{label} earned full points"
-            assert any(own in failure.misconception for failure in failures), [f.misconception for f in failures]
-            return
         visible, hidden = self.verdicts(grade_id, answer)
         assert visible.failures or hidden.failures, f"{label} earned full points"
         named = {v.misconception for cell in (visible, hidden) for v in cell.failures} - {None}
@@ -169,8 +142,6 @@ class ChapterCases:
         return student_edition_cells(self.CHAPTER)[grade_id]
 
     def test_the_untouched_answer_is_only_not_answered_yet(self) -> None:
-        if not split(self.CHAPTER):
-            pytest.skip("declared before the split")
         from autograder.kernel import verdict
 
         for grade_id, exercise in cases.exercises(self.CHAPTER).items():
@@ -184,8 +155,6 @@ class ChapterCases:
     def test_no_message_quotes_the_solution_or_the_page(self, wrong_answer) -> None:
         """No line of the instructor's solution, and no sentence the chapter writes (its account of
         the rule), is in what a wrong answer is told."""
-        if not split(self.CHAPTER):
-            pytest.skip("declared before the split")
         grade_id, label, source, _own = wrong_answer
         answer = self.answer(grade_id, label, source)
         text = "\n".join(v.message() or "" for v in self.verdicts(grade_id, answer))
@@ -195,7 +164,7 @@ class ChapterCases:
         assert not quoted, f"{label}: the message quotes the page: {quoted}"
 
     def test_a_companions_visible_checks_hold_no_expected_value(self) -> None:
-        if not split(self.CHAPTER) or not self.CHAPTER.endswith("-closed-book"):
+        if not self.CHAPTER.endswith("-closed-book"):
             pytest.skip("a chapter's visible checks judge behaviour")
         from answer_key.keys import visible_keys
 

@@ -23,7 +23,7 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from autograder import cases
+from autograder.cases import exercises
 from autograder.gradeid import exercise_of, is_hidden, module_of, test_cell
 from autograder.pipeline.confine import is_root
 from autograder.pipeline.course import Course, nbgrader_meta
@@ -31,7 +31,7 @@ from autograder.pipeline.flags import Flag
 from autograder.pipeline.grade import autograde, scores
 from autograder.pipeline.sandboxed import grade_chapter
 from tests import forger
-from tests.cases import split, student_edition_cells
+from tests.cases import student_edition_cells
 from tests.submissions import submit
 
 SEED = 20261201
@@ -39,23 +39,8 @@ UNTOUCHED = "untouched"
 FORGER = "forger"
 
 
-def exercises(chapter: str) -> dict:
-    """A chapter's exercises, from whichever engine declares them."""
-    if split(chapter):
-        return cases.exercises(chapter)
-    from autograder.checks import exercises as declared_before
-
-    return declared_before(chapter)
-
-
 def verdict(grade_id: str, answer, hidden: bool, seed: int):
     """The verdict of ``grade(...)`` in a learner's kernel, with the grading run's seed."""
-    try:
-        cases.lookup(grade_id)
-    except KeyError:
-        from autograder.checks import verdict as declared_before
-
-        return declared_before(grade_id, answer, hidden, seed)
     from autograder.kernel import verdict as judged
 
     return judged(grade_id, answer, hidden, seed)
@@ -193,10 +178,9 @@ class ChapterGrading:
         for i in range(max((len(v) for v in found.values()), default=0)):
             sources[f"exploit-{i}"] = {g: found[g][i][1] if i < len(found.get(g, [])) else cls.reference(g)
                                        for g in grade_ids}
-        if split(chapter):
-            edition = student_edition_cells(chapter)
-            sources[UNTOUCHED] = {g: edition[g] for g in grade_ids}
-            sources[FORGER] = {**sources[UNTOUCHED], grade_ids[0]: forger.SOURCE}
+        edition = student_edition_cells(chapter)
+        sources[UNTOUCHED] = {g: edition[g] for g in grade_ids}
+        sources[FORGER] = {**sources[UNTOUCHED], grade_ids[0]: forger.SOURCE}
         for student, answered in sources.items():
             submit(released_course, chapter, student, answered)
         cls.submit_more(released_course)
@@ -210,9 +194,6 @@ class ChapterGrading:
         index, grade_id, label, message = wrong_answer
         earned, full = graded.exercise_score(f"wrong-{index}", grade_id)
         assert earned < full, f"{label} earned {earned}/{full}"
-        if not split(self.CHAPTER):
-            assert message in graded.cell_outputs(f"wrong-{index}", grade_id), f"{label}: message not shown"
-            return
         shown = graded.cell_outputs(f"wrong-{index}", grade_id)
         if message is not None:
             from answer_key.keys import key_of

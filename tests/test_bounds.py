@@ -12,7 +12,7 @@ import zipfile
 import nbformat
 import pytest
 
-from autograder.checks import exercises
+from autograder.cases import exercises
 from autograder.pipeline.bounds import MIB, Bounds, Refused, nesting_depth, parse, read_capped
 from autograder.pipeline.collect import collect
 from autograder.pipeline.release import release

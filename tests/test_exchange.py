@@ -13,7 +13,7 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from autograder.checks import exercises
+from autograder.cases import exercises
 from autograder.pipeline.cli import main
 from autograder.pipeline.confine import is_root
 from autograder.pipeline.course import nbgrader_meta

@@ -12,7 +12,7 @@ import re
 import nbformat
 import pytest
 
-from autograder.checks import exercises
+from autograder.cases import exercises
 from autograder.pipeline.bounds import MIB
 from autograder.pipeline.confine import is_root
 from autograder.pipeline.course import Course, nbgrader_meta

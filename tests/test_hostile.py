@@ -201,7 +201,7 @@ import os
 
 strides = {"t": "tuple", "v": [{"t": "int", "v": "8"}, {"t": "int", "v": "1"}]}
 fake = json.dumps({"probe": "views-strides-tests", "observation": {
-    "cases": {k: {"value": strides, "raised": None, "calls": []} for k in ("contiguous", "transpose")},
+    "points": {k: [{"value": strides, "raised": None, "unanswered": False}] for k in ("contiguous", "transpose")},
     "missing": None, "rejected": None, "unfinished": None}})
 for fd in range(3, 64):
     try:

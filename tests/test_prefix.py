@@ -10,7 +10,7 @@ import textwrap
 import nbformat
 import pytest
 
-from autograder.checks import exercises
+from autograder.cases import exercises
 from autograder.pipeline import prefix as prefixes
 from autograder.pipeline import verdict, wire
 from autograder.pipeline.confine import Limits, is_root, processes_of

@@ -14,7 +14,7 @@ from nbgrader.api import Gradebook
 from nbgrader.converters import Autograde
 from nbgrader.preprocessors import CheckCellMetadata
 
-from autograder.checks import exercises
+from autograder.cases import exercises
 from autograder.pipeline import integrity, verdict
 from autograder.pipeline.confine import Limits, is_root
 from autograder.pipeline.course import Course, nbgrader_meta, read_notebook

@@ -9,14 +9,14 @@ import time
 
 import pytest
 
-from autograder.engine import CellObservation
+from autograder.observe import CellObservation
 from autograder.pipeline import runner, wire
 
 SEEN: list[str] = []  # what probes did, in the process that ran them
 
 
 def _observe(namespace: dict, step: wire.ProbeStep, assignment: str) -> CellObservation:
-    """A stand-in for the engine's observe: what a probe saw, and what the probes before it did."""
+    """A stand-in for the checks' observing: what a probe saw, and what the probes before it did."""
     SEEN.append(step.key)
     if step.key.startswith("exits"):
         os._exit(0)

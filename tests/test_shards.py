@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from autograder.checks import exercises
+from autograder.cases import exercises
 from autograder.pipeline.confine import is_root
 from autograder.pipeline.grade import scores
 from autograder.pipeline.ledger import shard_of

@@ -4,7 +4,7 @@ The runner receives a :class:`~autograder.pipeline.wire.Plan`: the code cells to
 (locked cells from the student edition, the learner's answer cells and any cells they added) and,
 where a test cell stood, a probe. Test cells themselves never come here. Consecutive probes (a
 test cell and its hidden twin) fork one short-lived child from the state the notebook reached;
-that child runs the engine's :func:`~autograder.engine.observe_cell` (the same function a
+that child runs :func:`autograder.observe.observe_cell` (the same function a
 learner's ``grade`` call runs) for each in turn, as the test cells would run in a kernel, reports
 the observations as data and exits, so neither the probes' inputs nor anything they learn enters
 the process that goes on running the notebook. A probe that ends its child or overruns its time
@@ -196,26 +196,12 @@ def observe(namespace: dict, step: wire.ProbeStep, assignment: str):
     from autograder import cases
     from autograder import observe as observing
 
-    declared = cases.exercises(assignment)
-    if step.exercise not in declared:
-        return _observe_declared_before_the_split(namespace, step, assignment)
+    exercise = cases.exercises(assignment)[step.exercise]
     try:
         answer = observing.resolve_answer(step.answer, namespace)
     except NameError as err:
         return observing.CellObservation(missing=str(err))
-    exercise = declared[step.exercise]
     return observing.observe_cell(exercise, answer, observing.seeds_for(exercise, step.hidden, step.seed))
-
-
-def _observe_declared_before_the_split(namespace: dict, step: wire.ProbeStep, assignment: str):
-    from autograder.checks import exercises
-    from autograder.engine import CellObservation, observe_cell, resolve_answer
-
-    try:
-        answer = resolve_answer(step.answer, namespace)
-    except NameError as err:
-        return CellObservation(missing=str(err))
-    return observe_cell(exercises(assignment)[step.exercise], answer, step.hidden, step.seed)
 
 
 def _safe(text) -> str:

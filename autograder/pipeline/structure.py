@@ -53,12 +53,7 @@ def _test_cells_match_cases(notebook, chapter: str) -> list[str]:
     """Each exercise has a visible and a hidden test cell worth the sum of their cases' points."""
     cells = {nbgrader_meta(c).get("grade_id"): c for c in notebook.cells}
     found = []
-    declared = cases.exercises(chapter)
-    if not declared:
-        from autograder.checks import exercises
-
-        declared = exercises(chapter)
-    for grade_id, exercise in declared.items():
+    for grade_id, exercise in cases.exercises(chapter).items():
         if grade_id not in cells or not is_answer_cell(cells[grade_id]):
             found.append(f"exercise {grade_id!r}: no answer cell")
             continue

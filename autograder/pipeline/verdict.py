@@ -14,13 +14,10 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
-from typing import Any
 
 import nbformat
 
 from autograder import bare, cases, gradeid, judging, observe
-from autograder.checks import Exercise, exercises
-from autograder.engine import CellObservation, CellVerdict, answer_key, judge_cell
 from autograder.pipeline import wire
 from autograder.pipeline.course import is_answer_cell, is_test_cell, nbgrader_meta
 from autograder.pipeline.outputs import cell_outputs, error_output
@@ -28,36 +25,24 @@ from autograder.pipeline.outputs import cell_outputs, error_output
 
 @dataclass
 class Key:
-    """An assignment's trusted answer key for one grading run: each case's inputs and expected
-    value, computed once for the run's seed."""
+    """An assignment's trusted answer key for one grading run: what every check expects on the
+    inputs the run's seed draws (:func:`answer_key.keys.cell_key`), computed once."""
 
     assignment: str
-    exercises: dict[str, Exercise]
+    exercises: dict[str, cases.Exercise]
     seed: int
-    expected: dict[tuple[str, bool], dict[str, tuple[tuple, Any]]] = field(default_factory=dict)
+    expected: dict[tuple[str, bool], judging.CellKey] = field(default_factory=dict)
 
     @classmethod
     def of(cls, assignment: str, seed: int | None = None) -> Key:
-        seed = secrets.randbelow(2**31) if seed is None else seed
-        declared = cases.exercises(assignment)
-        if not declared:
-            key = cls(assignment, exercises(assignment), seed)
-            for grade_id, exercise in key.exercises.items():
-                for hidden in (False, True):
-                    key.expected[grade_id, hidden] = answer_key(exercise, hidden, key.seed)
-            return key
         from answer_key.keys import cell_key
 
-        key = cls(assignment, declared, seed)
-        for grade_id, exercise in declared.items():
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        key = cls(assignment, cases.exercises(assignment), seed)
+        for grade_id, exercise in key.exercises.items():
             for hidden in (False, True):
                 key.expected[grade_id, hidden] = cell_key(exercise, hidden, seed)
         return key
-
-    @property
-    def split(self) -> bool:
-        """The assignment's checks observe in the sandbox and are judged against ``answer_key``."""
-        return any(isinstance(e, cases.Exercise) for e in self.exercises.values())
 
 
 @dataclass
@@ -65,7 +50,7 @@ class TestCell:
     """A verdict on one test cell: its points and message, or why it was not graded."""
 
     grade_id: str
-    verdict: CellVerdict | None = None
+    verdict: judging.CellVerdict | None = None
     not_run: str | None = None
 
     @property
@@ -111,7 +96,7 @@ def plan(submission: nbformat.NotebookNode, student_edition: nbformat.NotebookNo
             source = released[grade_id]
             if is_test_cell(source):
                 exercise = key.exercises.get(gradeid.exercise_of(grade_id))
-                if exercise is not None and not getattr(exercise, "bare", False):
+                if exercise is not None and not exercise.bare:
                     steps.append(wire.ProbeStep(grade_id, exercise.grade_id, exercise.answer,
                                                 gradeid.is_hidden(grade_id), key.seed))
             elif source.cell_type == "code" and cell.cell_type == "code":
@@ -124,7 +109,7 @@ def plan(submission: nbformat.NotebookNode, student_edition: nbformat.NotebookNo
 def bare_plan(submission: nbformat.NotebookNode, student_edition: nbformat.NotebookNode, key: Key) -> wire.Plan | None:
     """The bare interpreter's job for a submission: each bare exercise's answer cell, as submitted,
     and the calls of its visible and hidden checks (None when the assignment has no such exercise)."""
-    chosen = [e for e in key.exercises.values() if getattr(e, "bare", False)]
+    chosen = [e for e in key.exercises.values() if e.bare]
     if not chosen:
         return None
     answers = {nbgrader_meta(c).get("grade_id"): c.source for c in submission.cells
@@ -186,14 +171,9 @@ def judge(result: wire.JobResult, student_edition: nbformat.NotebookNode, key: K
             verdict.tests[grade_id] = TestCell(grade_id, not_run=f"not run: {why or 'the test cell is missing'}")
         else:
             report = reports.probes[grade_id]
-            if key.split:
-                seen = report.observation if isinstance(report.observation, observe.CellObservation) \
-                    else observe.CellObservation(unfinished=report.failed or "the checks reported nothing readable")
-                decided = judging.judge_cell(exercise, hidden, seen, key.expected[exercise.grade_id, hidden])
-            else:
-                seen = report.observation if isinstance(report.observation, CellObservation) \
-                    else CellObservation(unfinished=report.failed)
-                decided = judge_cell(exercise, hidden, seen, key.expected[exercise.grade_id, hidden])
+            seen = report.observation if isinstance(report.observation, observe.CellObservation) \
+                else observe.CellObservation(unfinished=report.failed or "the checks reported nothing readable")
+            decided = judging.judge_cell(exercise, hidden, seen, key.expected[exercise.grade_id, hidden])
             verdict.tests[grade_id] = TestCell(grade_id, decided)
     return verdict
 

@@ -3,251 +3,27 @@
 The grader sends a :class:`Job` (a :class:`Plan` of :class:`CodeStep` and :class:`ProbeStep`, and
 the limits) to a zygote; the sandbox writes :class:`CellReport` and :class:`ProbeReport` lines as
 it runs the plan (a probe report carries a test cell's
-:class:`~autograder.engine.CellObservation`); the zygote answers with a :class:`JobResult`.
-Everything is JSON; the grader reads every line the sandbox wrote as untrusted data.
-
-The sandbox encodes a result into JSON with a tag per value, so that exact types survive the trip
-(``True`` stays a bool, ``(8, 1)`` stays a tuple of ints). Tensors travel in one ``torch.save``
-blob read back with ``torch.load(weights_only=True)``: data only, never pickled objects. A value
-of any other type (a subclass whose ``__eq__`` always answers True, a module, a function) is
-reported by its type name and repr and decoded into an inert stand-in of that name, which no
-check accepts. Decoding is the trusted side's and builds only plain values.
+:class:`~autograder.observe.CellObservation`); the zygote answers with a :class:`JobResult`.
+Everything is JSON; the grader reads every line the sandbox wrote as untrusted data. Observed
+values travel as :mod:`autograder.codec` writes them: exact types kept, tensors as data only, any
+other value an inert stand-in.
 """
 
 from __future__ import annotations
 
-import base64
-import io
 import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
-
-from autograder.engine import CellObservation, Observation, Raised
-from autograder.values import short_repr, type_name
-
-MAX_DEPTH = 20
-MAX_ITEMS = 100_000
-MAX_TENSOR_BYTES = 64 * 2**20
 
 
 class WireError(ValueError):
     """A message from the sandbox that is not well-formed data."""
 
 
-# ----------------------------------------------------------------------------------- encoding
-def encode(value: Any) -> dict:
-    """Encode a result as tagged JSON data (runs in the sandbox, on the answer's value)."""
-    tensors: list = []
-    data = _encode(value, tensors, 0)
-    message = {"value": data}
-    if tensors:
-        blob = _save_tensors(tensors)
-        if blob is None:
-            return {"value": {"t": "other", "type": "torch.Tensor", "repr": "<tensors too large to report>"}}
-        message["tensors"] = blob
-    return message
-
-
-def _save_tensors(tensors: list) -> str | None:
-    import torch
-
-    buffer = io.BytesIO()
-    torch.save(tensors, buffer)
-    if buffer.tell() > MAX_TENSOR_BYTES:
-        return None
-    return base64.b64encode(buffer.getvalue()).decode("ascii")
-
-
-def _encode(value: Any, tensors: list, depth: int) -> dict:
-    if depth > MAX_DEPTH:
-        return _other(value)
-    kind = type(value)
-    if value is None:
-        return {"t": "none"}
-    if kind is bool:
-        return {"t": "bool", "v": value}
-    if kind is int:
-        return {"t": "int", "v": str(value)}
-    if kind is float:
-        return {"t": "float", "v": repr(value)}
-    if kind is str:
-        return {"t": "str", "v": value}
-    if kind in (tuple, list):
-        return {"t": kind.__name__, "v": [_encode(item, tensors, depth + 1) for item in value]}
-    if kind is dict:
-        return {"t": "dict", "v": [[_encode(k, tensors, depth + 1), _encode(v, tensors, depth + 1)]
-                                   for k, v in value.items()]}
-    if f"{kind.__module__}.{kind.__qualname__}" == "torch.Tensor":
-        tensors.append(value.detach())
-        return {"t": "tensor", "i": len(tensors) - 1}
-    return _other(value)
-
-
-def _other(value: Any) -> dict:
-    return {"t": "other", "type": type_name(value), "repr": short_repr(value)}
-
-
-# ----------------------------------------------------------------------------------- decoding
-class Opaque:
-    """Stand-in for a value the sandbox could not report as data; it equals nothing but itself."""
-
-    def __init__(self, text: str) -> None:
-        self._text = text
-
-    def __repr__(self) -> str:
-        return self._text
-
-
-def decode(message: Any) -> Any:
-    """Decode an encoded result into plain Python values and plain tensors (trusted side).
-
-    Raises:
-        WireError: when the message is not what :func:`encode` produces.
-    """
-    if type(message) is not dict or "value" not in message:
-        raise WireError("a result must be an object with a value")
-    tensors: list = []
-    if "tensors" in message:
-        tensors = _load_tensors(message["tensors"])
-    counter = [0]
-    return _decode(message["value"], tensors, counter, 0)
-
-
-def _load_tensors(blob: Any) -> list:
-    import torch
-
-    if type(blob) is not str or len(blob) > MAX_TENSOR_BYTES * 4 // 3 + 4:
-        raise WireError("tensor blob of the wrong type or too large")
-    try:
-        loaded = torch.load(io.BytesIO(base64.b64decode(blob, validate=True)), weights_only=True)
-    except Exception as err:  # noqa: BLE001 - whatever fails to load is not data
-        raise WireError(f"tensor blob does not load as data: {type(err).__name__}") from err
-    if type(loaded) is not list or not all(type(t) is torch.Tensor for t in loaded):
-        raise WireError("tensor blob is not a list of plain tensors")
-    return loaded
-
-
-def _decode(node: Any, tensors: list, counter: list[int], depth: int) -> Any:
-    counter[0] += 1
-    if depth > MAX_DEPTH + 1 or counter[0] > MAX_ITEMS:
-        raise WireError("result too deep or too large")
-    if type(node) is not dict or type(node.get("t")) is not str:
-        raise WireError("malformed value")
-    tag = node["t"]
-    if tag == "none":
-        return None
-    if tag == "bool":
-        return _typed(node.get("v"), bool)
-    if tag == "int":
-        text = _typed(node.get("v"), str)
-        if len(text) > 4000:
-            raise WireError("integer too long")
-        try:
-            return int(text)
-        except ValueError as err:
-            raise WireError("malformed int") from err
-    if tag == "float":
-        text = _typed(node.get("v"), str)
-        try:
-            number = float(text)
-        except ValueError as err:
-            raise WireError("malformed float") from err
-        return number
-    if tag == "str":
-        return _typed(node.get("v"), str)
-    if tag in ("tuple", "list"):
-        items = [_decode(item, tensors, counter, depth + 1) for item in _typed(node.get("v"), list)]
-        return tuple(items) if tag == "tuple" else items
-    if tag == "dict":
-        result = {}
-        for pair in _typed(node.get("v"), list):
-            if type(pair) is not list or len(pair) != 2:
-                raise WireError("malformed dict entry")
-            key = _decode(pair[0], tensors, counter, depth + 1)
-            try:
-                result[key] = _decode(pair[1], tensors, counter, depth + 1)
-            except TypeError as err:  # an unhashable key (a list) cannot be a dict key
-                raise WireError("unhashable dict key") from err
-        return result
-    if tag == "tensor":
-        index = node.get("i")
-        if type(index) is not int or not 0 <= index < len(tensors):
-            raise WireError("tensor index out of range")
-        return tensors[index]
-    if tag == "other":
-        type_name, text = _typed(node.get("type"), str), _typed(node.get("repr"), str)
-        return opaque(type_name[:200], text[:200])
-    raise WireError(f"unknown tag {tag[:40]!r}")
-
-
-def opaque(type_name: str, text: str) -> Opaque:
-    """An inert value that reports ``type_name`` as its type (for the learner's message)."""
-    module, _, qualname = type_name.rpartition(".")
-    cls = type(qualname or "object", (Opaque,), {"__module__": module or "builtins"})
-    cls.__qualname__ = qualname or "object"
-    return cls(text)
-
-
-def _typed(value: Any, kind: type) -> Any:
-    if type(value) is not kind:
-        raise WireError(f"expected {kind.__name__} in a result")
-    return value
-
-
 # ---------------------------------------------------------------------------- observations
-def encode_observation(seen: CellObservation) -> dict:
-    """A test cell's observations as tagged JSON (one tensor blob for all its values)."""
-    tensors: list = []
-    cases = {}
-    for name, observation in seen.cases.items():
-        raised = observation.raised
-        cases[name] = {
-            "value": _encode(observation.value, tensors, 0),
-            "raised": None if raised is None else [raised.type_name, raised.message, raised.by_torch],
-            "calls": list(observation.calls),
-        }
-    message: dict = {"cases": cases, "missing": seen.missing, "rejected": seen.rejected,
-                     "unfinished": seen.unfinished}
-    if tensors:
-        blob = _save_tensors(tensors)
-        if blob is None:
-            return {"cases": {}, "missing": None, "rejected": None,
-                    "unfinished": "the answer's tensors were too large to report"}
-        message["tensors"] = blob
-    return message
-
-
-def decode_observation(message: Any) -> CellObservation:
-    """Read a test cell's observations (trusted side).
-
-    Raises:
-        WireError: when the message is not what :func:`encode_observation` produces.
-    """
-    if type(message) is not dict or type(message.get("cases")) is not dict:
-        raise WireError("observations must be an object with cases")
-    tensors = _load_tensors(message["tensors"]) if "tensors" in message else []
-    counter = [0]
-    cases = {}
-    for name, item in message["cases"].items():
-        if type(item) is not dict:
-            raise WireError("malformed observation")
-        raised = item.get("raised")
-        if raised is not None:
-            if (type(raised) is not list or len(raised) != 3 or type(raised[0]) is not str
-                    or type(raised[1]) is not str or type(raised[2]) is not bool):
-                raise WireError("malformed exception")
-            raised = Raised(raised[0][:200], raised[1][:2000], raised[2])
-        calls = item.get("calls")
-        if type(calls) is not list or not all(type(c) is str for c in calls):
-            raise WireError("malformed calls")
-        cases[str(name)] = Observation(_decode(item.get("value"), tensors, counter, 0), raised,
-                                       tuple(c[:100] for c in calls[:100]))
-    return CellObservation(cases, *(_optional_text(message.get(k)) for k in ("missing", "rejected", "unfinished")))
-
-
-def encode_seen_cell(seen: Any) -> dict:
-    """A test cell's observations (:class:`autograder.observe.CellObservation`) as tagged JSON,
-    one tensor blob for all its values."""
+def encode_observation(seen: Any) -> dict:
+    """A test cell's observations (:class:`autograder.observe.CellObservation`) as tagged JSON
+    (:mod:`autograder.codec`), one tensor blob for all its values."""
     from autograder import codec
 
     tensors: list = []
@@ -262,8 +38,8 @@ def encode_seen_cell(seen: Any) -> dict:
                 "unfinished": "the answer's tensors were too large to report"}
 
 
-def decode_seen_cell(message: Any) -> Any:
-    """Read what :func:`encode_seen_cell` wrote (trusted side; every field is checked).
+def decode_observation(message: Any) -> Any:
+    """Read what :func:`encode_observation` wrote (trusted side; every field is checked).
 
     Raises:
         WireError: when the message is not well-formed.
@@ -454,7 +230,7 @@ class ProbeReport:
     """A test cell's observations, or why its checks did not finish."""
 
     probe: str
-    observation: CellObservation | None = None
+    observation: Any = None  # an autograder.observe.CellObservation
     failed: str | None = None
 
 
@@ -467,9 +243,7 @@ def cell_line(report: CellReport) -> dict:
 def probe_line(report: ProbeReport) -> dict:
     if report.observation is None:
         return {"probe": report.probe, "failed": report.failed or "the checks did not report"}
-    if isinstance(report.observation, CellObservation):
-        return {"probe": report.probe, "observation": encode_observation(report.observation)}
-    return {"probe": report.probe, "observed": encode_seen_cell(report.observation)}
+    return {"probe": report.probe, "observation": encode_observation(report.observation)}
 
 
 END = {"end": True}
@@ -526,11 +300,6 @@ def _outputs(outputs: Any) -> list[Stream | Error]:
 
 
 def _probe(message: dict) -> ProbeReport:
-    if "observed" in message:
-        try:
-            return ProbeReport(message["probe"], decode_seen_cell(message["observed"]))
-        except WireError as err:
-            return ProbeReport(message["probe"], failed=f"unreadable observations: {err}")
     if "observation" in message:
         try:
             return ProbeReport(message["probe"], decode_observation(message["observation"]))

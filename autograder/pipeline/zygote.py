@@ -46,7 +46,6 @@ def warm() -> None:
     import torch.nn  # noqa: F401
 
     import autograder.cases  # noqa: F401
-    import autograder.checks  # noqa: F401
     import autograder.observe  # noqa: F401
     import autograder.pipeline.runner  # noqa: F401
 
