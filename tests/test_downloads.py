@@ -83,6 +83,17 @@ def test_the_downloads_page_lists_every_notebook_and_a_zip_of_all(context, stude
         assert sorted(bundle.namelist()) == sorted(f"autograd-state/{name}.ipynb" for name in names)
         for name in names:
             assert bundle.read(f"autograd-state/{name}.ipynb") == released(built_book, name)
+
+    kit = page.locator("a.notebook-downloads-kit[download]")
+    with page.expect_download() as download:
+        kit.click()
+    saved = tmp_path / download.value.suggested_filename
+    download.value.save_as(saved)
+    assert saved.suffix == ".whl"
+    with zipfile.ZipFile(saved) as wheel:
+        listed = wheel.namelist()
+    assert "autograder/kernel.py" in listed and "autograder/visible/views.json" in listed
+    assert not [n for n in listed if n.startswith(("answer_key/", "autograder/pipeline/"))]
     assert watch.problems == []
 
 

@@ -45,6 +45,8 @@ EDITIONS = ("student", "instructor")
 # Packages (and modules) whose code draws what executed cells show: part of each chapter's cache key.
 OUTPUT_PACKAGES = ("autograd_figures", "autograder/tracebacks.py")
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
+# What the learner's wheel is made from: the checks, their keys, the figures.
+KIT_SOURCES = ("autograder", "answer_key", "autograd_figures")
 INSTRUCTOR_BANNER = (
     "Instructor edition: solutions and hidden tests are shown (collapsed). "
     "For teaching staff only; never publish it to learners."
@@ -125,7 +127,8 @@ def _write_if_changed(path: Path, data: bytes) -> None:
 
 
 def stage_downloads(course: Course, staged: Path) -> Path:
-    """Stage ``downloads/``: every released student notebook, a zip of all, and their manifest.
+    """Stage ``downloads/``: every released student notebook, a zip of all, the learner's wheel of
+    the checks, and their manifest.
 
     The site's Sphinx extension (``sphinx_site``) copies the folder to the site, points each
     chapter's ``.ipynb`` button at its notebook and lists them on the downloads page.
@@ -153,9 +156,28 @@ def stage_downloads(course: Course, staged: Path) -> Path:
             bundle.writestr(info, (folder / entry["file"]).read_bytes())
     _write_if_changed(folder / NOTEBOOKS_ZIP, archive.read_bytes())
     archive.unlink()
-    text = json.dumps({"notebooks": entries, "zip": NOTEBOOKS_ZIP}, indent=1) + "\n"
+    kit = stage_kit(course, folder)
+    for stale in folder.glob("*.whl"):
+        if stale.name != kit:
+            stale.unlink()
+    text = json.dumps({"notebooks": entries, "zip": NOTEBOOKS_ZIP, "kit": kit}, indent=1) + "\n"
     _write_if_changed(folder / "manifest.json", text.encode())
     return folder
+
+
+def stage_kit(course: Course, folder: Path) -> str:
+    """Put the learner's wheel (:mod:`autograder.pipeline.kit`) in ``folder``; returns its file name.
+
+    Its visible keys run every reference once, so the wheel is built again only when the packages
+    it is made from changed (kept in ``_build/kit/<digest>/``).
+    """
+    from autograder.pipeline.kit import build_kit
+
+    digest = hashlib.sha256("".join(tree_digest(PACKAGE_ROOT / name) for name in KIT_SOURCES).encode())
+    cached = course.build / "kit" / digest.hexdigest()[:16]
+    wheel = next(cached.glob("*.whl"), None) or build_kit(course, cached)
+    _write_if_changed(folder / wheel.name, wheel.read_bytes())
+    return wheel.name
 
 
 def stage(course: Course) -> Path:

@@ -10,7 +10,7 @@
 - The student edition of each notebook, staged by ``autograd-state book`` under ``downloads/``
   with ``downloads/manifest.json``, is copied to the site's ``downloads/``; a chapter's
   ``.ipynb`` button downloads it (``download`` attribute) and the ``notebook-downloads``
-  directive lists them all with the zip of all of them.
+  directive lists them all with the zip of all of them and the learner's wheel of the checks.
 - A collapsed cell's toggle (instructor edition) is named by the text it shows.
 """
 
@@ -119,10 +119,10 @@ def manifest(srcdir: Path) -> list[dict]:
     return json.loads(path.read_text())["notebooks"] if path.exists() else []
 
 
-def zip_name(srcdir: Path) -> str | None:
-    """The file name of the zip of every notebook, when one was staged."""
+def staged_name(srcdir: Path, what: str) -> str | None:
+    """The file name of the staged ``zip`` of every notebook or ``kit`` (the learner's wheel), if any."""
     path = Path(srcdir) / DOWNLOADS / MANIFEST
-    return json.loads(path.read_text()).get("zip") if path.exists() else None
+    return json.loads(path.read_text()).get(what) if path.exists() else None
 
 
 def point_notebook_button(app: Any, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
@@ -159,11 +159,17 @@ class NotebookDownloads(Directive):
             for e in entries
         )
         html = f'<ul class="notebook-downloads">{items}</ul>'
-        archive = zip_name(env.srcdir)
+        archive = staged_name(env.srcdir, "zip")
         if archive:
             html += (
                 f'<p><a class="notebook-downloads-zip" href="{prefix}{DOWNLOADS}/{archive}" download>'
                 f"All {len(entries)} notebooks as one zip</a> (<code>{_escape(archive)}</code>)</p>"
+            )
+        kit = staged_name(env.srcdir, "kit")
+        if kit:
+            html += (
+                f'<p><a class="notebook-downloads-kit" href="{prefix}{DOWNLOADS}/{kit}" download>'
+                f"The checks the test cells run, as a Python package</a> (<code>{_escape(kit)}</code>)</p>"
             )
         return [nodes.raw("", html, format="html")]
 
