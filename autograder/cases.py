@@ -210,13 +210,21 @@ def selftest(grade_id: str, questions: dict[str, tuple[str, str]], hidden: Seque
     Args:
         grade_id: The self-test's grade id, e.g. ``"views-selftest"``.
         questions: Maps each key to ``(question, result kind)``.
-        hidden: The keys whose cases are hidden.
+        hidden: The keys whose cases are hidden. A yes-or-no question (kind ``"bool"``) is always
+            judged by a hidden case; where it is visible, its visible case checks its form only.
         agree: How a found answer is compared with the expected one.
     """
     declared = exercise(grade_id, "SELFTEST", require=require_dict("SELFTEST", list(questions)),
                         module=sys._getframe(1).f_globals["__name__"], agree=agree)
     for key, (question, kind) in questions.items():
-        declared.entry(key, f"SELFTEST[{key!r}] ({question})", returns=kind, hidden=key in hidden)
+        probe = f"SELFTEST[{key!r}] ({question})"
+        if kind == "bool" and key not in hidden:
+            # Any verdict on a yes-or-no answer tells the other answer: the visible check takes
+            # its form only, for no points, and the hidden check decides it.
+            declared.case(f"{key} (form)", probe, lambda k=key: (k,), entry=True, form="bool", points=0)
+            declared.entry(key, probe, returns=kind, hidden=True)
+        else:
+            declared.entry(key, probe, returns=kind, hidden=key in hidden)
     return declared
 
 

@@ -285,13 +285,15 @@ def agrees(case: Case, found: Seen, expected: Seen) -> bool:
 
 
 def _form_failure(case: Case, found: Seen, point: PointKey) -> str | None:
+    where = case.probe if case.entry else f"{case.probe} on {point.shown}"
     if found.raised is not None and case.form != "raises":
-        return f"{case.probe} on {point.shown} raised {found.raised[0]}: {_first_line(found.raised[1])}"
+        return f"{where} raised {found.raised[0]}: {_first_line(found.raised[1])}"
     if case.form in ("raises", "any"):
         return None
     test, text = KINDS[case.form]
     if not test(found.value):
-        return f"{case.probe} on {point.shown} gave {_yours(found)}; it must give {text}."
+        return f"{where} is {_yours(found)}; it must be {text}." if case.entry \
+            else f"{where} gave {_yours(found)}; it must give {text}."
     return None
 
 

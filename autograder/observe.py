@@ -103,7 +103,7 @@ def seeds_for(exercise: Exercise, hidden: bool, seed: int | None) -> dict[str, l
     if hidden and seed is None:
         raise ValueError("hidden checks run on a seed of their own")
     chosen = [] if hidden else [VISIBLE_SEED]
-    if seed is not None and seed != VISIBLE_SEED:
+    if seed is not None and (hidden or seed != VISIBLE_SEED):
         chosen.append(seed)
     # A check whose inputs draw nothing is the same on every seed: it runs once.
     return {case.name: chosen if accepts_draw(case.inputs) or case.search or case.anchors else chosen[:1]
