@@ -25,11 +25,14 @@ __all__ = ["draw_mutation_matrix", "draw_reduction_run"]
 KEPT, REJECTED = "#1b7837", "#b2182b"
 
 
-def draw_reduction_run(tried: Sequence[tuple[int, bool]], *, title: str | None = None) -> LayoutFigure:
+def draw_reduction_run(tried: Sequence[tuple[int, bool]], *, original: int | None = None,
+                       title: str | None = None) -> LayoutFigure:
     """Plot each candidate a reduction tried: its number of statements, and whether it was kept.
 
     Args:
         tried: ``(statements in the candidate, still fails the same way)`` in the order tried.
+        original: How many statements the input held before the first candidate; the line of the
+            reduction so far starts there (by default one more than the largest candidate).
         title: Optional heading.
 
     Raises:
@@ -37,7 +40,7 @@ def draw_reduction_run(tried: Sequence[tuple[int, bool]], *, title: str | None =
     """
     if not tried:
         raise ValueError("a reduction run tries at least one candidate")
-    fig = LayoutFigure(figsize=(6.4, 3.2))
+    fig = LayoutFigure(figsize=(8.4, 3.2))
     ax = fig.add_subplot()
     for flag, colour, label, marker in ((True, KEPT, "kept: fails the same way", "o"),
                                         (False, REJECTED, "rejected: fails otherwise or not at all", "x")):
@@ -46,15 +49,16 @@ def draw_reduction_run(tried: Sequence[tuple[int, bool]], *, title: str | None =
             xs, ys = zip(*points, strict=True)
             markers = ax.scatter(xs, ys, color=colour, marker=marker, label=label, zorder=3)
             markers.set_gid("kept" if flag else "rejected")
-    sizes, smallest = [], None
+    current = original if original is not None else max(size for size, _ in tried) + 1
+    sizes = [current]
     for size, kept in tried:
         if kept:
-            smallest = size
-        sizes.append(smallest if smallest is not None else size)
-    ax.step(range(1, len(tried) + 1), sizes, where="post", color="#777777", linewidth=1, label="reduction so far")
-    ax.set_xlabel("candidate tried")
+            current = size
+        sizes.append(current)
+    ax.step(range(len(tried) + 1), sizes, where="post", color="#777777", linewidth=1, label="reduction so far")
+    ax.set_xlabel("candidate tried (0: the original)")
     ax.set_ylabel("statements")
-    ax.legend(loc="upper right", fontsize="small")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small", borderaxespad=0.0)
     if title:
         ax.set_title(title)
     fig.tight_layout()

@@ -231,8 +231,8 @@ def draw_timeline(timeline: Timeline, *, title: str | None = None) -> LayoutFigu
     """
     names = timeline.names
     n_steps = len(timeline.steps)
-    code_width = max(len(step.code) for step in timeline.steps) * 0.11 + 1.2
-    col = 1.3
+    code_width = max(len(step.code) for step in timeline.steps) * 0.125 + 1.2
+    col = max(1.3, 0.125 * max((len(name) for name in timeline.names), default=0) + 0.3)
     error_width = 11.0 if any(step.error for step in timeline.steps) else 0.5
     width = code_width + 1.6 + col * max(len(names), 1) + error_width
     top = 1.4 if title else 0.9
