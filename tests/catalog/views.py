@@ -251,8 +251,49 @@ WRONG = {
     ],
 }
 
+# Values that claim to equal anything: a str, a tuple and an int whose ``==`` always answers True.
+ALWAYS_EQUAL = """
+class Yes(str):
+    def __eq__(self, other):
+        return True
+
+    __hash__ = str.__hash__
+
+
+class YesTuple(tuple):
+    def __eq__(self, other):
+        return True
+
+    __hash__ = tuple.__hash__
+
+
+class YesInt(int):
+    def __eq__(self, other):
+        return True
+
+    __hash__ = int.__hash__
+
+
+"""
+
 # (label, answer source): answers that game the checks; none may score more than the untouched answer.
 EXPLOITS = {
+    "views-strides": [
+        ("always-equal", ALWAYS_EQUAL + "STRIDES = {k: YesTuple((1,)) for k in "
+         "('contiguous', 'transpose', 'every_other_column', 'row_block', 'expanded')}"),
+    ],
+    "views-classify": [
+        ("always-equal", ALWAYS_EQUAL + "CLASSIFY = {k: Yes('view') for k in ('transpose', 'basic_slice', "
+         "'advanced_index', 'boolean_mask', 'view', 'reshape', 'contiguous', 'expand', 'clone', 'detach')}"),
+    ],
+    "views-classify-more": [
+        ("always-equal", ALWAYS_EQUAL + "CLASSIFY_MORE = {k: Yes('view') for k in " + repr(list(CLASSIFY_MORE_ANSWER))
+         + "}"),
+    ],
+    "views-selftest": [
+        ("always-equal", ALWAYS_EQUAL + "SELFTEST = {'q1': YesTuple((1,)), 'q2': YesInt(0), 'q3': YesInt(0), "
+         "'q4': YesInt(0), 'q5': YesInt(0), 'q6': YesTuple((1,)), 'q7': YesInt(0)}"),
+    ],
     "views-shares-storage": [
         ("the-page-helper", "def same(a, b):\n"
                             "    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()\n\n\n"
