@@ -335,5 +335,5 @@ key("modules-selftest", _selftest, values=True, models=[
           "the batch-norm node saved the counter along with the running statistics."),
     Model("load-replaces", {"q5": True},
           "load_state_dict put new tensors in the module, leaving the optimizer with the old ones."),
-    Model("buffer-refused", {"q6": "buffer"}, "a buffer could not hold an integer tensor."),
+    Model("buffer-refused", {"q6": "buffer"}, "register_buffer refused an integer tensor."),
 ])

@@ -77,4 +77,6 @@ key("modules-reproduce", CallCounter, models=[
     Model("copies-inner", _call_counter(_int64_buffer, own=copy.deepcopy),
           "a copy of inner trained the same tensors as inner itself."),
     Model("counts-twice", _call_counter(_int64_buffer, _twice), "each training forward counted two calls."),
+    Model("one-element-counter", _call_counter(lambda m: m.register_buffer("calls", torch.zeros(1, dtype=torch.int64))),
+          "a one-element tensor of shape (1,) were the same as an int64 scalar."),
 ])

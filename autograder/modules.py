@@ -258,11 +258,13 @@ def observe_running_kind(answer: type, run: Schedule) -> str:
     return state_kind(running_mean(answer, run), "running_mean")
 
 
-def observe_outputs(answer: type, run: Schedule) -> list[Any]:
-    """The output of every forward of the schedule (training and eval alike)."""
+def observe_outputs(answer: type, run: Schedule) -> dict[str, Any]:
+    """The output of every forward of the schedule (training and eval alike), by its place and mode:
+    a message then shows only the forwards whose output differs."""
     module = running_mean(answer, run)
-    return [out.detach().clone() if isinstance(out, torch.Tensor) else f"a {type_name(out)}"
-            for out in _forwards(module, run)]
+    return {f"forward {i + 1} ({'training' if mode == 't' else 'eval'})":
+            out.detach().clone() if isinstance(out, torch.Tensor) else f"a {type_name(out)}"
+            for i, (mode, out) in enumerate(zip(run.modes, _forwards(module, run), strict=True))}
 
 
 def observe_running(answer: type, run: Schedule) -> Any:
@@ -331,6 +333,8 @@ RUNNING_CASES: dict[str, tuple[str, Callable, Callable[[Draw], tuple], str, bool
                      "observation", False),
     "running-after-training": ("running_mean after training forwards", observe_running,
                                schedule(_features, training_only(2, 4)), "observation", False),
+    "train-and-eval-output": ("the outputs of training and eval forwards", observe_outputs,
+                              schedule(_features, modes_with_both(1, 2)), "observation", False),
     "no-graph": ("running_mean after forwards on inputs that require grad", observe_running_graph,
                  schedule(_features, training_only(2, 3)), "observation", False),
     "no-graph-more": ("running_mean after forwards on inputs that require grad", observe_running_graph,
@@ -482,9 +486,10 @@ def describe(module: nn.Module) -> str:
     """A module as a message shows it: its layers, frozen tensors and the names that share a tensor."""
 
     def layer(m: nn.Module) -> str:
-        kids = list(m.named_children())
+        # Every registered entry, a module registered twice included (named_children() skips repeats).
+        kids = [child for child in m._modules.values() if child is not None]
         if kids:
-            inner = ", ".join(layer(child) for _name, child in kids)
+            inner = ", ".join(layer(child) for child in kids)
             return f"{type(m).__name__}({inner})"
         if isinstance(m, nn.Linear):
             return f"Linear({m.in_features}→{m.out_features})"

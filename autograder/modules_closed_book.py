@@ -34,8 +34,11 @@ INNERS: dict[str, Callable[[int], nn.Module]] = {
     "nested": lambda width: nn.Sequential(nn.BatchNorm1d(width), nn.Sequential(nn.Linear(width, 3), nn.Tanh())),
 }
 
+# calls may be any tensor a module can hold, a Parameter included: its kind is judged by the hidden
+# checks, not by the form (exact types still keep out subclasses that redefine comparison).
 KINDS["output-and-counter"] = (
-    lambda v: type(v) is tuple and len(v) == 2 and all(KINDS["tensor"][0](t) for t in v),
+    lambda v: type(v) is tuple and len(v) == 2 and KINDS["tensor"][0](v[0])
+    and type(v[1]) in (torch.Tensor, nn.Parameter),
     "a pair (the forward's output, calls) of tensors",
 )
 
@@ -118,12 +121,15 @@ def observe_round_trip(answer: type, run: Wrapped) -> Any:
 
 
 def observe_to_float64(answer: type, run: Wrapped) -> Any:
-    """After the schedule and ``.to(torch.float64)``: the counter's dtype and the parameters' dtypes."""
+    """After the schedule and ``.to(torch.float64)``: the counter's dtype and shape, and the parameters'
+    dtypes."""
     module = answer(run.inner())
     _run(module, run)
     module.to(torch.float64)
     value = getattr(module, "calls", None)
-    return {"calls": str(value.dtype) if isinstance(value, torch.Tensor) else f"a {type_name(value)}",
+    held = isinstance(value, torch.Tensor)
+    return {"calls": str(value.dtype) if held else f"a {type_name(value)}",
+            "calls shape": list(value.shape) if held else None,
             "parameters": sorted({str(p.dtype) for p in module.parameters()})}
 
 
@@ -172,7 +178,7 @@ CASES: dict[str, tuple[str, Callable, Callable[[Draw], tuple], int]] = {
     "counts": ("calls after the forwards", observe_counts, layout(("linear", "mlp")), 2),
     "counts-any-inner": ("calls after the forwards", observe_counts, layout(), 2),
     "round-trip": ("calls after a save and load", observe_round_trip, layout(), 2),
-    "to-float64": ("dtypes after .to(torch.float64)", observe_to_float64, layout(), 1),
+    "to-float64": ("dtypes and the shape of calls after .to(torch.float64)", observe_to_float64, layout(), 1),
     "ownership": ("parameters and calls after a backward", observe_ownership, layout(("linear", "mlp", "nested")), 2),
     "optimizer-step": ("calls and output after SGD steps", observe_step, layout(("linear", "mlp", "nested")), 2),
 }

@@ -273,7 +273,7 @@ class CountingLinear(nn.Module):
         with torch.no_grad():
             self.running_mean.mul_(self.momentum).add_((1 - self.momentum) * mean)
         return x - mean if self.training else x - self.running_mean
-'''), "reversed-momentum"),
+'''), None),  # two mistakes at once, both seen by the visible checks: no one model explains them
     ],
     "modules-count-params": [
         ("counts-tensors", count("    return len(list(module.parameters()))\n"), "tensors"),

@@ -73,6 +73,9 @@ WRONG = {
             "        self.inner = copy.deepcopy(inner)\n"
             "        self.register_buffer('calls', torch.zeros((), dtype=torch.int64))\n"), "copies-inner"),
         ("counts-twice", _with(BUFFER, "        if self.training:\n            self.calls += 2\n"), "counts-twice"),
+        ("one-element-counter", _with(
+            "        self.inner = inner\n"
+            "        self.register_buffer('calls', torch.zeros(1, dtype=torch.int64))\n"), "one-element-counter"),
         ("counts-samples", _with(BUFFER, "        if self.training:\n            self.calls += len(x)\n"), None),
     ],
 }
