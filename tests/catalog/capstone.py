@@ -483,7 +483,29 @@ def fixed():
     raise NotImplementedError()
 """
 
+# Values that claim to equal anything: a str and an int whose == always answers True.
+ALWAYS_EQUAL = """
+class YesStr(str):
+    def __eq__(self, other):
+        return True
+
+    __hash__ = str.__hash__
+
+
+class YesInt(int):
+    def __eq__(self, other):
+        return True
+
+    __hash__ = int.__hash__
+
+
+"""
+
 EXPLOITS = {
+    "capstone-selftest": [
+        ("always-equal", ALWAYS_EQUAL + "SELFTEST = {'q1': YesInt(0), 'q2': YesInt(0), 'q3': YesInt(0), "
+         "'q4': YesInt(0)}"),
+    ],
     "capstone-fingerprint": [
         ("the-observer", "from autograder.observe import raised_as_data\n\n\n"
                          "def fingerprint(fn):\n    try:\n        fn()\n    except Exception as err:\n"

@@ -312,7 +312,34 @@ class CountingLinear(nn.Module):
 }
 
 # (label, answer source): answers that game the checks; none may score more than the untouched answer.
+# Values that claim to equal anything: a str and an int whose == always answers True.
+ALWAYS_EQUAL = """
+class YesStr(str):
+    def __eq__(self, other):
+        return True
+
+    __hash__ = str.__hash__
+
+
+class YesInt(int):
+    def __eq__(self, other):
+        return True
+
+    __hash__ = int.__hash__
+
+
+"""
+
 EXPLOITS = {
+    "modules-batchnorm": [
+        ("always-equal", ALWAYS_EQUAL + "BATCHNORM = {'parameters': YesInt(0), 'state_dict': YesInt(0), "
+         "'tracked_after_train': YesInt(0), 'tracked_after_eval': YesInt(0), "
+         "'tracked_dtype_after_to': YesStr('x'), 'mean_dtype_after_to': YesStr('x')}"),
+    ],
+    "modules-selftest": [
+        ("always-equal", ALWAYS_EQUAL + "SELFTEST = {'q1': YesInt(0), 'q2': YesInt(0), 'q3': YesInt(0), "
+         "'q4': YesInt(0), 'q5': YesInt(0), 'q6': YesStr('x')}"),
+    ],
     "modules-counting-linear": [
         ("forged-report", forged("CountingLinear", "None", '''
 
