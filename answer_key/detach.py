@@ -119,6 +119,11 @@ class _OnesBackward(torch.autograd.Function):
         return ((x >= -2) & (x <= 2)).to(grad_output.dtype)
 
 
+def _hardtanh(x: torch.Tensor) -> torch.Tensor:
+    c = torch.nn.functional.hardtanh(x, -2.0, 2.0)
+    return c + (torch.round(c) - c).detach()
+
+
 def _detached(x: torch.Tensor) -> torch.Tensor:
     return torch.round(x.clamp(-2, 2)).detach()
 
@@ -129,7 +134,9 @@ key("detach-ste", round_ste, models=[
     Model("round-passes-gradient", _plain_round, "torch.round let the gradient through on its own."),
     Model("clip-after-rounding", _clip_after, "whether x is clipped were decided on the rounded value, not on x."),
     Model("halves-up", _half_up, "torch.round rounded every half up."),
-    Model("ones-backward", _OnesBackward.apply, "the gradient passed on were 1, whatever arrived from above."),
+    Model("ones-backward", _OnesBackward.apply,
+          "the gradient were 1 inside [-2, 2] and 0 outside, whatever arrived from above."),
+    Model("edges-clipped", _hardtanh, "x exactly at -2 or 2 were clipped too, and got no gradient."),
     Model("detached-result", _detached, "the whole result could be detached and x still get a gradient."),
 ])
 
@@ -144,9 +151,9 @@ def _q1() -> bool:
 
 
 def _q2() -> float:
-    x = torch.tensor(3.0, requires_grad=True)
-    y = x * x
-    (y * y.detach()).backward()
+    x = torch.tensor(2.0, requires_grad=True)
+    y = x**3
+    (x * y.detach() + y).backward()
     return x.grad.item()
 
 
@@ -201,15 +208,17 @@ def _selftest() -> dict[str, Any]:
 
 key("detach-selftest", _selftest, values=True, models=[
     Model("detach-of-clone-shares", {"q1": True}, "detaching a clone gave an alias of the original x."),
-    Model("no-cut", {"q2": 108.0}, "y.detach() still carried y's dependence on x into the gradient."),
-    Model("cut-both", {"q2": 0.0}, "y * y.detach() gave no gradient at all."),
+    Model("no-cut", {"q2": 44.0}, "y.detach() still carried y's dependence on x into the gradient."),
+    Model("cut-both", {"q2": 12.0}, "x * y.detach() gave x no gradient at all."),
+    Model("cut-only", {"q2": 8.0},
+          "the gradient reached x only through x * y.detach(), not through the y added to it."),
     Model("detached-is-not-a-leaf", {"q3": False}, "a tensor made by detach() kept a place in the graph."),
     Model("clone-rescues-inference", {"q4": True},
           "a clone of an inference tensor were a normal tensor wherever it was made."),
     Model("inference-write-poisons", {"q5": True},
           "writing a weight in place under inference_mode made it an inference tensor."),
     Model("detached-loss-raises", {"q6": True},
-          "a detached loss made to require grad again had no graph to run backward on."),
+          "backward() on a detached loss raised, even after requires_grad_() made it a leaf."),
     Model("detach-rejoins", {"q7": False}, "requires_grad_() on a detached loss joined it back to the model's graph."),
     Model("parameter-detach", {"q8": True}, "detach() kept the Parameter class of its source."),
 ])

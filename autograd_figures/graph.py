@@ -318,7 +318,8 @@ def draw_graph(
     walks. Each box shows torch's name for the node, the named tensors it produced (``→ a``) or,
     for a sink, its leaf, and with ``saved=True`` each ``_saved_*`` attribute (``STALE`` when an
     in-place write has moved its version). Grey dotted boxes are ``None`` slots; a red dashed box
-    is a ``detach()`` cut, joined to its source by a dashed line that no gradient crosses.
+    is a ``detach()`` cut, reached from its consumer by a grey dashed line labelled ``None`` (the
+    slot, not an edge) and joined to its source by a dashed line that no gradient crosses.
 
     Args:
         roots: Tensors to start from.
@@ -399,10 +400,13 @@ def draw_graph(
     drawn: dict[tuple[int, int], int] = {}
     for i, j, via in edges:
         cut = by_key[i].kind == "cut"
+        # The slot a cut stands in for is None in next_functions: no edge backward() walks.
+        none_slot = by_key[j].kind == "cut"
         start = (x_of[i], y_of(i) + size[i][1] / 2)
         end = (x_of[j], y_of(j) - size[j][1] / 2)
-        style = {"arrowstyle": "-" if cut else "-|>", "mutation_scale": 12, "linewidth": 1.3,
-                 "linestyle": "dashed" if cut else "solid", "color": "#b02020" if cut else "#333333",
+        colour = "#b02020" if cut else "#999999" if none_slot else "#333333"
+        style = {"arrowstyle": "-" if cut or none_slot else "-|>", "mutation_scale": 12, "linewidth": 1.3,
+                 "linestyle": "dashed" if cut or none_slot else "solid", "color": colour,
                  "gid": f"edge-{i}-{j}"}
         if via:
             points = [start, *[(x_of[p], y_of(p)) for p in via], end]
@@ -414,6 +418,10 @@ def draw_graph(
             drawn[(i, j)] = repeat + 1
             ax.add_patch(FancyArrowPatch(start, end, connectionstyle=f"arc3,rad={0.3 * repeat}",
                                          shrinkA=2, shrinkB=2, **style))
+        if none_slot:
+            ax.text((start[0] + end[0]) / 2, (start[1] + end[1]) / 2, "None", ha="center", va="center",
+                    fontsize=8, family="monospace", color="#666666",
+                    bbox={"facecolor": "white", "edgecolor": "none", "pad": 1})
         if cut:
             ax.text((start[0] + end[0]) / 2, (start[1] + end[1]) / 2, "✂ no gradient", ha="center",
                     va="center", fontsize=8, color="#a00000",

@@ -193,7 +193,7 @@ def _weighted(draw: Draw) -> tuple:
 
 def _near_the_edges(draw: Draw) -> tuple:
     n = draw.sized(3, 6)
-    x = torch.tensor([draw.choice([-1, 1]) * (2 + draw.choice([-0.4, -0.1, 0.1, 0.3, 0.6])) for _ in range(n)])
+    x = torch.tensor([draw.choice([-1, 1]) * (2 + draw.choice([-0.4, -0.1, 0.0, 0.1, 0.3, 0.6])) for _ in range(n)])
     return x, draw.randn(n)
 
 
@@ -203,18 +203,19 @@ def _float64(draw: Draw) -> tuple:
 
 
 def _every_kind_of_value(draw: Draw) -> tuple:
-    """Halves, values just inside and outside the clipping range, and values beyond it, with a
+    """Halves, the clipping bounds themselves, values just inside and outside the clipping range,
+    and values beyond it, with a
     drawn upstream gradient: on these every catalogued mistake differs from the rule, whatever
     the seed, so a check's verdict never depends on the luck of its draws."""
-    x = torch.tensor([-2.6, -2.5, -2.3, -1.5, -0.5, 0.5, 1.5, 1.9, 2.1, 2.6])
-    return x, draw.randn(10)
+    x = torch.tensor([-2.6, -2.5, -2.3, -2.0, -1.5, -0.5, 0.5, 1.5, 1.9, 2.0, 2.1, 2.6])
+    return x, draw.randn(12)
 
 
 STE_CASES: dict[str, tuple[str, Callable[[Draw], tuple], bool]] = {
     "spread": ("x drawn across and beyond [-2, 2], backward of the sum", _spread, False),
     "halves": ("x of halves (-2.5 ... 2.5), backward of the sum", _halves, False),
     "weighted": ("a drawn x, backward of a drawn upstream gradient", _weighted, True),
-    "edges": ("x just inside and outside ±2, a drawn upstream gradient", _near_the_edges, True),
+    "edges": ("x at, just inside and just outside ±2, a drawn upstream gradient", _near_the_edges, True),
     "float64": ("a float64 matrix x", _float64, True),
 }
 
@@ -228,7 +229,7 @@ for _name, (_what, _recipe, _hidden) in STE_CASES.items():
 SELFTEST_QUESTIONS = {
     "q1": ("x = torch.ones(3, requires_grad=True); y = x.clone().detach(); y.add_(1): does x._version change?",
            "bool"),
-    "q2": ("x = torch.tensor(3., requires_grad=True); y = x * x; (y * y.detach()).backward(): "
+    "q2": ("x = torch.tensor(2., requires_grad=True); y = x ** 3; (x * y.detach() + y).backward(): "
            "what is x.grad.item()?", "float"),
     "q3": ("x = torch.ones(3, requires_grad=True): is x.detach().requires_grad_() a leaf?", "bool"),
     "q4": ("under torch.inference_mode(): b = torch.ones(3) * 2; c = b.clone(). Can c be saved for backward "

@@ -5,7 +5,7 @@ name, or None where their results match no catalogued mistake; ``EXPLOITS`` are 
 to earn points without the answer: each must score no more than the untouched answer.
 """
 
-SELFTEST_RIGHT = {"q1": False, "q2": 54.0, "q3": True, "q4": False, "q5": False, "q6": False, "q7": True,
+SELFTEST_RIGHT = {"q1": False, "q2": 20.0, "q3": True, "q4": False, "q5": False, "q6": False, "q7": True,
                   "q8": False}
 
 
@@ -82,7 +82,7 @@ return leaf.grad
     ],
     "detach-selftest": [
         ("literal", _selftest()),
-        ("computed", "x = torch.tensor(3., requires_grad=True)\ny = x * x\n(y * y.detach()).backward()\n"
+        ("computed", "x = torch.tensor(2., requires_grad=True)\ny = x ** 3\n(x * y.detach() + y).backward()\n"
                      f"SELFTEST = dict({SELFTEST_RIGHT!r}, q2=x.grad.item())"),
     ],
 }
@@ -140,15 +140,19 @@ return x.grad
          "halves-up"),
         ("ones-backward", STE_FUNCTION.format(backward="((x >= -2) & (x <= 2)).to(grad_output.dtype)"),
          "ones-backward"),
+        ("hardtanh", "def round_ste(x):\n    c = torch.nn.functional.hardtanh(x, -2.0, 2.0)\n"
+                     "    return c + (torch.round(c) - c).detach()", "edges-clipped"),
         ("detached", "def round_ste(x):\n    return torch.round(x.clamp(-2, 2)).detach()", "detached-result"),
     ],
     "detach-selftest": [
         ("detach-of-clone-shares", _selftest(q1=True), "detach-of-clone-shares"),
-        ("no-cut", _selftest(q2=108.0), "no-cut"),
+        ("no-cut", _selftest(q2=44.0), "no-cut"),
+        ("cut-both", _selftest(q2=12.0), "cut-both"),
+        ("cut-only", _selftest(q2=8.0), "cut-only"),
         ("detached-is-not-a-leaf", _selftest(q3=False), "detached-is-not-a-leaf"),
         ("detached-loss-raises", _selftest(q6=True), "detached-loss-raises"),
         ("parameter-detach", _selftest(q8=True), "parameter-detach"),
-        ("int-for-float", _selftest(q2=54), None),
+        ("int-for-float", _selftest(q2=20), None),
     ],
 }
 
