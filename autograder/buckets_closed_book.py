@@ -7,19 +7,23 @@ call it on grader-owned modules — the chapter's two-layer model, a model with 
 and a frozen bias, and models drawn per run — and report what it did to them as data: the values
 the buffer and the parameters hold, where each parameter's elements lie in the buffer's memory,
 whether the parameters are still the module's own, and what a write to the buffer and an optimizer
-step on the parameters reach. The visible check looks only at the form of the result; every check
-of behaviour is hidden. The key is in ``answer_key.buckets_closed_book``.
+step on the parameters reach. The answer runs without torch's own flattening helpers
+(``parameters_to_vector``, ``vector_to_parameters``), which would do the task for it. The visible
+check looks only at the form of the result; every check of behaviour is hidden. The key is in
+``answer_key.buckets_closed_book``.
 
 Defined in the closed-book companion of Chapter 6 (notebooks/buckets-closed-book/buckets-closed-book.ipynb).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import torch
 from torch import nn
+from torch.nn.utils import convert_parameters
 
 from autograder.buckets import small_model
 from autograder.cases import AnswerTypeError, exercise
@@ -86,12 +90,42 @@ def _show(inputs: tuple) -> str:
 
 
 # ----------------------------------------------------------------------------------- drivers
+# torch's own flattening helpers do the whole task in two calls (``vector_to_parameters`` assigns
+# each ``param.data`` a slice of the vector), so the answer is called where they cannot run: their
+# code is swapped, for the length of the call, for one that refuses. A name the learner imported
+# before the call is the same function object, so it refuses too.
+_SHORTCUTS = (convert_parameters.parameters_to_vector, convert_parameters.vector_to_parameters)
+
+
+def _refused(*args: Any, **kwargs: Any) -> None:
+    raise RuntimeError("torch.nn.utils' parameters_to_vector and vector_to_parameters are refused here: "
+                       "the task is that re-pointing")
+
+
+@contextmanager
+def _without_shortcuts() -> Iterator[None]:
+    kept = [f.__code__ for f in _SHORTCUTS]
+    for f in _SHORTCUTS:
+        f.__code__ = _refused.__code__
+    try:
+        yield
+    finally:
+        for f, code in zip(_SHORTCUTS, kept, strict=True):
+            f.__code__ = code
+
+
+def _called(answer: Callable, model: nn.Module) -> Any:
+    """The answer called on ``model``, without torch's flattening helpers."""
+    with _without_shortcuts():
+        return answer(model)
+
+
 def _flattened(answer: Callable, make: Make) -> tuple[nn.Module, list, list, list, torch.Tensor]:
     model = make()
     params = list(model.parameters())
     trains = [p.requires_grad for p in params]
     buffers = [(b, b.detach().clone()) for b in model.buffers()]
-    flat = answer(model)
+    flat = _called(answer, model)
     if type(flat) is not torch.Tensor:
         raise AnswerTypeError(f"flatten_into_buffer must return a torch.Tensor, found "
                               f"{type(flat).__module__}.{type(flat).__qualname__}")
@@ -163,7 +197,7 @@ def _model(draw: Draw) -> tuple[DrawnModel]:
 # Values are compared with a float tolerance: the step's arithmetic may run on another number of
 # threads in the grading sandbox than in the process that computes the key.
 flatten = exercise("buckets-flatten", "flatten_into_buffer", returns="observation", agree="close", show=_show)
-flatten.case("form", "flatten_into_buffer(module)", lambda: (small_model(),), form="tensor", points=0,
+flatten.case("form", "flatten_into_buffer(module)", lambda: (small_model(),), call=_called, form="tensor", points=0,
              show=lambda inputs: "the chapter's two-layer model")
 
 DRIVERS = {

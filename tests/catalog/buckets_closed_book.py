@@ -29,6 +29,24 @@ def flatten_into_buffer(module):
     return flat
 '''
 
+FLATTEN_UTILS_KEPT_GRAPH = '''
+from torch.nn.utils import parameters_to_vector, vector_to_parameters
+
+
+def flatten_into_buffer(module):
+    vec = parameters_to_vector(module.parameters())
+    vector_to_parameters(vec, module.parameters())
+    return vec
+'''
+
+FLATTEN_UTILS_BY_ATTRIBUTE = '''
+def flatten_into_buffer(module):
+    params = list(module.parameters())
+    flat = torch.cat([p.detach().reshape(-1) for p in params])
+    torch.nn.utils.vector_to_parameters(flat, params)  # only the re-pointing from torch
+    return flat
+'''
+
 FLATTEN_SET = '''
 def flatten_into_buffer(module):
     params = list(module.parameters())
@@ -153,7 +171,7 @@ def flatten_into_buffer(module):
 '''
 
 RIGHT = {
-    "buckets-flatten": [("reference", FLATTEN_REFERENCE), ("torch-utils", FLATTEN_UTILS), ("set", FLATTEN_SET),
+    "buckets-flatten": [("reference", FLATTEN_REFERENCE), ("set", FLATTEN_SET),
                         ("narrowed-detached-views", FLATTEN_DETACHED_VIEWS)],
 }
 
@@ -174,6 +192,10 @@ WRONG = {
 
 EXPLOITS = {
     "buckets-flatten": [
+        # torch's helpers do the layout and the re-pointing: the task asks for them, so they earn nothing.
+        ("torch-utils", FLATTEN_UTILS),
+        ("torch-utils-kept-graph", FLATTEN_UTILS_KEPT_GRAPH),
+        ("torch-utils-by-attribute", FLATTEN_UTILS_BY_ATTRIBUTE),
         ("rebinds-the-drivers", '''
 import autograder.buckets_closed_book as checks
 
