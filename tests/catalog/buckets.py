@@ -213,7 +213,21 @@ WRONG = {
     ],
 }
 
+# An int whose == always answers True.
+ALWAYS_EQUAL = """
+class YesInt(int):
+    def __eq__(self, other):
+        return True
+
+    __hash__ = int.__hash__
+
+
+"""
+
 EXPLOITS = {
+    "buckets-selftest": [
+        ("always-equal", ALWAYS_EQUAL + "SELFTEST = {k: YesInt(0) for k in ('q1', 'q2', 'q3', 'q4', 'q5')}"),
+    ],
     "buckets-ranks-agree": [
         ("the-page-helper", "def ranks_agree(module):\n    return cross_rank_difference(module) == 0.0"),
         ("always-true", "def ranks_agree(module):\n    return True"),
