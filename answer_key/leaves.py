@@ -235,7 +235,8 @@ key("leaves-hidden-grad", hidden_grad, models=[
           "x @ w always had a graph to differentiate, even when neither x nor w requires grad."),
     Model("leaf-gradient", _leaf_gradient, "the gradient asked for were the one w receives."),
     Model("closed-form", _closed_form,
-          "the gradient were computed by a formula written out by hand, with no backward pass."),
+          "the derivative could be computed without a backward pass over the loss's graph "
+          "(by a formula written out by hand, or in forward mode)."),
     Model("outer-square-dropped", _outer_factor_only, "the loss were tanh(h) summed, without the square."),
 ])
 

@@ -147,7 +147,8 @@ def drive_sgd(step: Callable, params: list[torch.Tensor], loss: Regression, lr: 
     each step, the tensors' values and whether each one that had a gradient was written in place
     so that autograd saw the write (its version counter moved: a write under ``torch.no_grad()``
     moves it, a write through ``.data`` does not); and at the end whether the list still holds the
-    same tensors, still leaves that require grad, and whether every step left ``.grad`` cleared."""
+    same tensors, still leaves that require grad, and whether every step left ``.grad`` cleared.
+    The yes-or-no facts come first in the report, the values last."""
     originals = [_fresh_leaf(p) for p in params]
     given = list(originals)
     values, written, cleared = [], [], True
@@ -160,12 +161,14 @@ def drive_sgd(step: Callable, params: list[torch.Tensor], loss: Regression, lr: 
         written.append([p._version > v if had else None
                         for p, v, had in zip(originals, versions, had_grad, strict=True)])
         cleared = cleared and all(p.grad is None or not bool(p.grad.any()) for p in originals)
+    # The yes-or-no facts come first: a message shows the entries that differ in this order, and a
+    # long list of values would otherwise crowd out the fact that tells the mistake.
     return {
-        "values after each step": values,
-        "written where autograd sees it": written,
         ".grad cleared after each step": cleared,
         "the list holds the same tensors": all(a is b for a, b in zip(given, originals, strict=True)),
         "still leaves that require grad": all(p.is_leaf and p.requires_grad for p in originals),
+        "written where autograd sees it": written,
+        "values after each step": values,
     }
 
 

@@ -132,3 +132,20 @@ def test_the_chapter_never_runs_the_selftest_situations():
     outputs = "\n".join(str(o) for c in notebook.cells for o in c.get("outputs", []))
     for situation in ("w[:2]", "[:2].is_leaf", "** 3).sum()", "torch.full((2,), 2.0", "SGD([p]", "24.0"):
         assert situation not in page and situation not in outputs, situation
+
+
+def test_the_sgd_report_puts_its_yes_or_no_facts_before_the_values():
+    # A message shows the entries that differ in the report's order: a long list of values first
+    # would crowd out the fact (".grad cleared") that tells a step that never clears.
+    params, loss, lr, steps = SGD_CASES["linear"][1](Draw(3))
+
+    def never_clears(ps, rate):
+        with torch.no_grad():
+            for p in ps:
+                if p.grad is not None:
+                    p -= rate * p.grad
+
+    report = drive_sgd(never_clears, params, loss, lr, max(steps, 2))
+    keys = list(report)
+    assert keys[-1] == "values after each step"
+    assert keys[0] == ".grad cleared after each step" and report[keys[0]] is False

@@ -269,6 +269,9 @@ WRONG = {
             "    h = (x @ w).detach().requires_grad_()\n"
             "    torch.tanh(h).sum().backward()\n"
             "    return h.grad\n"), "outer-square-dropped"),
+        ("forward-mode", _hidden(
+            "    h = (x @ w).detach()\n"
+            "    return torch.func.jacfwd(lambda t: (torch.tanh(t) ** 2).sum())(h)\n"), "closed-form"),
         ("tanh-derivative-only", _hidden(
             "    t = torch.tanh(x @ w).detach()\n"
             "    return 1 - t ** 2\n"), None),
