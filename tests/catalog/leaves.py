@@ -286,7 +286,29 @@ WRONG = {
 }
 
 # (label, answer source): answers that game the checks; none may score more than the untouched answer.
+# Values that claim to equal anything: an int and a float whose == always answers True.
+ALWAYS_EQUAL = """
+class YesInt(int):
+    def __eq__(self, other):
+        return True
+
+    __hash__ = int.__hash__
+
+
+class YesFloat(float):
+    def __eq__(self, other):
+        return True
+
+    __hash__ = float.__hash__
+
+
+"""
+
 EXPLOITS = {
+    "leaves-selftest": [
+        ("always-equal", ALWAYS_EQUAL + "SELFTEST = {'q1': YesInt(0), 'q2': YesInt(0), 'q3': YesFloat(0.0), "
+         "'q4': YesInt(0), 'q5': YesInt(0)}"),
+    ],
     "leaves-sgd-step": [
         ("old-reference", "try:\n    from autograder.leaves import torch_sgd_step as sgd_step\n"
                           "except ImportError:\n    def sgd_step(params, lr):\n        raise NotImplementedError\n"),
