@@ -91,7 +91,7 @@ key("inplace-saves-more", lambda: {k: what_op_saves(op) for k, op in SAVES_MORE_
           "sinh kept its result, since its derivative could be computed from it."),
     Model("functions-keep-input", {"rsqrt": "input", "tan": "input", "expm1": "input"},
           "every function of one tensor kept its input for backward."),
-    Model("log1p-like-expm1", {"log1p": "output"}, "log1p kept its result for backward, as its inverse expm1 does."),
+    Model("log1p-like-exp", {"log1p": "output"}, "log1p kept its result for backward, as exp does."),
     Model("abs-from-output", {"abs": "output"}, "abs could recover what its backward needs from its result."),
     Model("neg-keeps-input", {"neg": "input"}, "negation kept its input for backward."),
     Model("log-softmax-keeps-input", {"log_softmax": "input"},
@@ -268,7 +268,8 @@ def _selftest() -> dict[str, Any]:
 key("inplace-selftest", _selftest, values=True, models=[
     Model("detach-own-counter", {"q1": 2, "q4": 1}, "detach() gave a tensor with a version counter of its own."),
     Model("out-not-counted", {"q1": 2}, "a write through out= did not count as an in-place write."),
-    Model("reads-count", {"q2": 2}, "reading a tensor (b in a += b) counted as a write to it."),
+    Model("reads-count", {"q2": 3}, "reading a tensor (b in a += b and in a.copy_(b)) counted as a write to it."),
+    Model("copy-writes-source", {"q2": 2}, "a.copy_(b) wrote to its source b as well as to a."),
     Model("written-result-breaks", {"q3": False}, "any write to a result made the backward through it fail."),
     Model("data-counted", {"q4": 3}, "a write through .data bumped the version counter too."),
     Model("detached-factor-safe", {"q5": True}, "a factor passed through detach() were safe from the version check."),

@@ -122,6 +122,15 @@ def _clone_after_update(x0, f):
     return x.grad
 
 
+def _update_after_backward(x0, f):
+    x = x0.clone().requires_grad_(True)
+    y = f(x).sum()
+    y.backward()
+    with torch.no_grad():
+        x.add_(1)
+    return x.grad
+
+
 def _no_update(x0, f):
     x = x0.clone().requires_grad_(True)
     (grad,) = torch.autograd.grad(f(x.clone()).sum(), x)
@@ -167,6 +176,8 @@ key("inplace-reproduce", REFERENCE, models=[
           "the gradient were that of x ** 2, whatever f is."),
     Model("clone-after-update", _with(grad_after_repair=_clone_after_update),
           "the gradient were taken at the value the leaf has after its update."),
+    Model("update-after-backward", _with(grad_after_repair=_update_after_backward),
+          "the update of the leaf could wait until backward had run."),
     Model("update-optional", _with(grad_after_repair=_no_update),
           "the update of the leaf could be left out of the repaired sequence."),
     Model("grad-on-the-copy", _with(grad_after_repair=_grad_of_the_copy),

@@ -23,7 +23,7 @@ SAVES_VALUES = ("input", "output", "nothing")
 
 # --------------------------------------------------------------------------- inplace-saves
 #: Each key of SAVES, the expression it asks about (over a non-leaf ``a``), and whether its check
-#: is hidden. None of these ops is run, or said to save anything, elsewhere in the chapter.
+#: is hidden. No cell of the chapter says what these ops save.
 SAVES_EXPRESSIONS: dict[str, tuple[str, bool]] = {
     "softplus": ("torch.nn.functional.softplus(a)", False),
     "sqrt": ("a.sqrt()", False),
@@ -42,7 +42,7 @@ for _key, (_text, _hidden) in SAVES_EXPRESSIONS.items():
     saves.entry(_key, f"SAVES[{_key!r}] ({_text})", hidden=_hidden)
 
 # --------------------------------------------------------------------------- inplace-saves-more
-#: The same question for more ops the chapter never runs.
+#: The same question for more ops; no cell of the chapter says what they save.
 SAVES_MORE_EXPRESSIONS: dict[str, tuple[str, bool]] = {
     "rsqrt": ("a.rsqrt()", False),
     "tan": ("a.tan()", False),

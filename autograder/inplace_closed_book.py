@@ -11,9 +11,9 @@ torch's mechanism left behind (:mod:`autograder.witness`), never whether it is r
   node's saved tensors after the call;
 * ``sigmoid_stale``: the same for the sigmoid node the answer made, found by a witness of its torch
   calls (switching the witness off leaves no evidence);
-* ``grad_after_repair``: what ``f`` was applied to, the leaf behind it after the call, how far the
-  update moved that leaf's version counter (a write through ``.data`` does not move it), and the
-  gradient returned.
+* ``grad_after_repair``: the leaf behind ``f``'s input after the call, how far the update moved that
+  leaf's version counter before backward reached ``f``'s node, and in all (a write through ``.data``
+  does not move it), and the gradient returned.
 
 The keys hold what the reference's run reports. Every function's form is checked visibly on one
 example, for no points; every behavioural check is hidden.
@@ -124,15 +124,34 @@ def report_sigmoid(function: Callable[..., Any], x0: torch.Tensor) -> dict[str, 
     }
 
 
+class _Timed(Recorded):
+    """``f`` as :class:`Recorded`, also noting the version of the leaf behind each input at the
+    moment backward reaches the node that application made."""
+
+    def __call__(self, t: torch.Tensor) -> torch.Tensor:
+        result = super().__call__(t)
+        applied = self.applied[-1]
+        applied.leaf_version_at_backward = None
+        if applied.node is not None and applied.leaf is not None:
+            def _note(_grad_outputs: Any, applied: Any = applied) -> None:
+                if applied.leaf_version_at_backward is None:
+                    applied.leaf_version_at_backward = applied.leaf._version
+            applied.node.register_prehook(_note)
+        return result
+
+
 def report_repair(function: Callable[..., Any], x0: torch.Tensor, name: str) -> dict[str, Any]:
-    """Run ``grad_after_repair(x0, f)`` with a grader-owned ``f``; errors propagate. Report what
-    ``f`` was applied to, the leaf behind it after the call, how far the call moved that leaf's
-    version counter after ``f`` ran, and what the function returned."""
+    """Run ``grad_after_repair(x0, f)`` with a grader-owned ``f``; errors propagate. Report the
+    leaf behind ``f``'s input after the call, how far that leaf's version counter moved between
+    ``f`` and backward reaching ``f``'s node, and after ``f`` in all, and what the function
+    returned. (What ``f`` was applied to is left out: the entries a message shows would spell
+    the repair; applying ``f`` to the leaf itself shows as backward's error.)"""
     kept = Kept(x0)
-    f = Recorded(OPS[name], name)
+    f = _Timed(OPS[name], name)
     found = function(x0, f)
     first = f.applied[0] if f.applied else None
     leaf = first.leaf if first else None
+    at_backward = getattr(first, "leaf_version_at_backward", None) if first else None
     if type(found) is not torch.Tensor:
         returned: Any = f"<{type_name(found)}>"
     elif found.requires_grad:
@@ -141,9 +160,11 @@ def report_repair(function: Callable[..., Any], x0: torch.Tensor, name: str) -> 
         returned = found.detach().clone()
     # Facts first, the gradient last: a message shows the entries that differ.
     return {
-        "f applied to": describe(first.input) if first else "f not applied",
+        "f applied": first is not None,
         "x0 left alone": left_alone(x0, kept),
         "leaf behind f's input, after the call": leaf.detach().clone() if leaf is not None else None,
+        "its version moved between f and backward by": at_backward - first.leaf_version
+        if at_backward is not None else None,
         "its version moved after f by": leaf._version - first.leaf_version if leaf is not None else None,
         "returned": returned,
     }

@@ -132,7 +132,7 @@ WRONG = {
         ("sinh-from-its-output", _with("SAVES_MORE", SAVES_MORE, sinh="output"), "sinh-from-output"),
         ("functions-save-their-input", _with("SAVES_MORE", SAVES_MORE, rsqrt="input", tan="input", expm1="input"),
          "functions-keep-input"),
-        ("log1p-like-expm1", _with("SAVES_MORE", SAVES_MORE, log1p="output"), "log1p-like-expm1"),
+        ("log1p-like-exp", _with("SAVES_MORE", SAVES_MORE, log1p="output"), "log1p-like-exp"),
         ("abs-from-its-output", _with("SAVES_MORE", SAVES_MORE, abs="output"), "abs-from-output"),
         ("neg-saves-input", _with("SAVES_MORE", SAVES_MORE, neg="input"), "neg-keeps-input"),
         ("log-softmax-saves-input", _with("SAVES_MORE", SAVES_MORE, log_softmax="input"), "log-softmax-keeps-input"),
@@ -171,7 +171,8 @@ WRONG = {
     ],
     "inplace-selftest": [
         ("detach-own-counter", _with("SELFTEST", SELFTEST, q1=2, q4=1), "detach-own-counter"),
-        ("reads-count", _with("SELFTEST", SELFTEST, q2=2), "reads-count"),
+        ("reads-count", _with("SELFTEST", SELFTEST, q2=3), "reads-count"),
+        ("copy-writes-source", _with("SELFTEST", SELFTEST, q2=2), "copy-writes-source"),
         ("written-result-breaks", _with("SELFTEST", SELFTEST, q3=False), "written-result-breaks"),
         ("data-counted", _with("SELFTEST", SELFTEST, q4=3), "data-counted"),
         ("bool-as-int", _with("SELFTEST", SELFTEST, q3=1), None),

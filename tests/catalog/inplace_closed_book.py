@@ -129,6 +129,10 @@ WRONG = {
         ("torch-asked-for-the-gradient", answer(grad_after_repair=(
             "def grad_after_repair(x0, f):\n    x = x0.clone().requires_grad_(True)\n"
             "    (grad,) = torch.autograd.grad(f(x.clone()).sum(), x)\n    return grad")), "update-optional"),
+        ("update-after-backward", answer(grad_after_repair=(
+            "def grad_after_repair(x0, f):\n    x = x0.clone().requires_grad_(True)\n    y = f(x).sum()\n"
+            "    y.backward()\n    with torch.no_grad():\n        x.add_(1)\n    return x.grad")),
+         "update-after-backward"),
         ("grad-of-the-copy", answer(grad_after_repair=GRAD_AFTER_REPAIR.replace("return x.grad", "return z.grad")),
          "grad-on-the-copy"),
         ("data-repair", answer(grad_after_repair=(
