@@ -47,7 +47,8 @@ class TestViewsGrading(ChapterGrading):
         assert set(right_students(CHAPTER)) <= set(graded.table)
         with (graded.course.autograded / f"{CHAPTER}-flags.csv").open() as handle:
             rows = list(csv.DictReader(handle))
-        assert {row["student"] for row in rows} == {"tamper-edit", "tamper-delete", "broken-json"}
+        # The release submitted unchanged is flagged as untouched, for a human look, not refused.
+        assert {row["student"] for row in rows} == {"tamper-edit", "tamper-delete", "broken-json", "untouched"}
 
     def test_feedback_names_misconceptions_and_never_shows_hidden_tests(self, graded: Graded) -> None:
         course = graded.course
