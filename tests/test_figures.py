@@ -62,10 +62,11 @@ def test_cells_have_the_colour_of_the_slot_they_read(tensor):
         assert slots[f"slot-{k}"] not in set(cells.values())
 
 
-def test_storage_strip_spans_up_to_the_last_slot_read():
-    assert len(_patches(draw_layout(BASE[1:3, :2]), "slot-")) == 18  # reads 8, 9, 16, 17
-    assert len(_patches(draw_layout(BASE[1:, 8:]), "slot-")) == 17  # nothing read: up to the offset
+def test_storage_strip_is_the_whole_storage():
+    assert len(_patches(draw_layout(BASE[1:3, :2]), "slot-")) == 32  # reads 8, 9, 16, 17 of 32
+    assert len(_patches(draw_layout(BASE[1:, 8:]), "slot-")) == 32  # reads nothing
     assert len(_patches(draw_layout(BASE), "slot-")) == 32
+    assert len(_patches(draw_layout(torch.arange(6.0)[2:4]), "slot-")) == 6
 
 
 def test_expanded_tensor_mentions_broadcast_and_overlap():
