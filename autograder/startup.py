@@ -1,8 +1,8 @@
 """What every Python process of the course's virtual environment runs when it starts.
 
-``make setup`` puts one line, ``import autograder.startup``, in a ``.pth`` file of the virtual
-environment (``python -m autograder.startup install``), so the command line, nbgrader, Jupyter,
-the kernels and the tests all run it.
+``make setup`` puts one line that runs this file in a ``.pth`` file of the virtual environment
+(``python -m autograder.startup install``), so the command line, nbgrader, Jupyter, the kernels
+and the tests all run it.
 
 It defers one import. ``jsonschema`` (which nbformat validates notebooks with) imports
 ``rfc3987_syntax`` for its ``iri`` format check, and ``rfc3987_syntax`` builds a parser of RFC
@@ -67,10 +67,17 @@ def defer() -> bool:
 
 
 def install(site_packages: Path | None = None) -> Path:
-    """Write the ``.pth`` line that runs this module in every process of this environment."""
+    """Write the ``.pth`` line that runs this module in every process of this environment.
+
+    The line runs this file without importing the ``autograder`` package: a kernel imports the
+    package in the chapter's setup cell, once IPython is running, and only then can the package
+    set how IPython shows errors (:mod:`autograder.tracebacks`).
+    """
     folder = site_packages or Path(sysconfig.get_paths()["purelib"])
     path = folder / PTH
-    path.write_text("import autograder.startup\n")
+    here = str(Path(__file__).resolve())
+    path.write_text("import importlib.util as u; s = u.spec_from_file_location('autograd_state_startup', "
+                    f"{here!r}); s.loader.exec_module(u.module_from_spec(s))\n")
     return path
 
 

@@ -167,7 +167,9 @@ def test_every_error_shows_the_cells_frames_and_no_path_of_the_build_machine(sit
         raw = page.read_text()
         text = visible_text(raw)
         name = page.relative_to(html).as_posix()
-        shown_paths = {str(course.root), *MACHINE_PATHS.findall(text)}
+        # The guides name the virtual environment's commands (`.venv/bin/...`) on purpose; a
+        # chapter's executed outputs must name no path of the machine that built it.
+        shown_paths = {str(course.root), *(MACHINE_PATHS.findall(text) if name.startswith("chapters/") else ())}
         problems += [f"{name}: shows {path!r}" for path in shown_paths if path in text]
         for block in TRACEBACK_BLOCK.findall(raw):
             errors += 1
