@@ -8,6 +8,7 @@ chapter's setup cell (torch, ``nn``, ``F``, ``dist``, ``DDP``, ``flat_params`` a
 """
 
 from answer_key.buckets import AGREE_ANSWERS
+from tests.catalog.always_equal import ALWAYS_EQUAL
 
 # ----------------------------------------------------------------------------- buckets-ranks-agree
 AGREE_OBJECTS = '''
@@ -212,17 +213,6 @@ WRONG = {
         ("hook-averages", selftest_with(q5=3), "hook-averages"),
     ],
 }
-
-# An int whose == always answers True.
-ALWAYS_EQUAL = """
-class YesInt(int):
-    def __eq__(self, other):
-        return True
-
-    __hash__ = int.__hash__
-
-
-"""
 
 EXPLOITS = {
     "buckets-selftest": [

@@ -6,6 +6,7 @@ without the answer: each must score no more than the untouched answer. The sourc
 chapter's setup cell (``torch``, ``F``, ``pytest``, ``re``, ``capstone_inputs``, ``readout``,
 ``send_to_dashboard`` imported) and the fragment's cell (``training_fragment`` defined).
 """
+from tests.catalog.always_equal import ALWAYS_EQUAL
 
 # ----------------------------------------------------------------------------- capstone-fingerprint
 FINGERPRINT = '''
@@ -481,24 +482,6 @@ WRONG = {
 UNANSWERED_FIXED = """
 def fixed():
     raise NotImplementedError()
-"""
-
-# Values that claim to equal anything: a str and an int whose == always answers True.
-ALWAYS_EQUAL = """
-class YesStr(str):
-    def __eq__(self, other):
-        return True
-
-    __hash__ = str.__hash__
-
-
-class YesInt(int):
-    def __eq__(self, other):
-        return True
-
-    __hash__ = int.__hash__
-
-
 """
 
 EXPLOITS = {

@@ -6,6 +6,7 @@ to earn points without the mechanism the task asks for: each must score no more 
 untouched answer. The grader tests put these into real submissions and grade them with nbgrader
 and with the sandbox.
 """
+from tests.catalog.always_equal import ALWAYS_EQUAL
 
 SGD_REFERENCE = '''
 def sgd_step(params, lr):
@@ -286,24 +287,6 @@ WRONG = {
 }
 
 # (label, answer source): answers that game the checks; none may score more than the untouched answer.
-# Values that claim to equal anything: an int and a float whose == always answers True.
-ALWAYS_EQUAL = """
-class YesInt(int):
-    def __eq__(self, other):
-        return True
-
-    __hash__ = int.__hash__
-
-
-class YesFloat(float):
-    def __eq__(self, other):
-        return True
-
-    __hash__ = float.__hash__
-
-
-"""
-
 EXPLOITS = {
     "leaves-selftest": [
         ("always-equal", ALWAYS_EQUAL + "SELFTEST = {'q1': YesInt(0), 'q2': YesInt(0), 'q3': YesFloat(0.0), "

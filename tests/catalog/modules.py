@@ -5,6 +5,7 @@ name, or None where their results match no catalogued mistake; ``EXPLOITS`` try 
 without the mechanism the task asks for: each must score no more than the untouched answer.
 """
 
+from tests.catalog.always_equal import ALWAYS_EQUAL
 from tests.catalog.leaves import WALK_FRAMES, forged
 
 COUNTING_HEAD = '''
@@ -312,24 +313,6 @@ class CountingLinear(nn.Module):
 }
 
 # (label, answer source): answers that game the checks; none may score more than the untouched answer.
-# Values that claim to equal anything: a str and an int whose == always answers True.
-ALWAYS_EQUAL = """
-class YesStr(str):
-    def __eq__(self, other):
-        return True
-
-    __hash__ = str.__hash__
-
-
-class YesInt(int):
-    def __eq__(self, other):
-        return True
-
-    __hash__ = int.__hash__
-
-
-"""
-
 EXPLOITS = {
     "modules-batchnorm": [
         ("always-equal", ALWAYS_EQUAL + "BATCHNORM = {'parameters': YesInt(0), 'state_dict': YesInt(0), "

@@ -6,6 +6,8 @@ to earn points without the answer: each must score no more than the untouched an
 tests put these into real submissions and grade them with nbgrader and with the sandbox.
 """
 
+from tests.catalog.always_equal import ALWAYS_EQUAL
+
 CLASSIFY_MORE_ANSWER = {
     "x[1:].flatten()": "view",
     "x[:, 1:].flatten()": "copy",
@@ -251,31 +253,6 @@ WRONG = {
     ],
 }
 
-# Values that claim to equal anything: a str, a tuple and an int whose ``==`` always answers True.
-ALWAYS_EQUAL = """
-class Yes(str):
-    def __eq__(self, other):
-        return True
-
-    __hash__ = str.__hash__
-
-
-class YesTuple(tuple):
-    def __eq__(self, other):
-        return True
-
-    __hash__ = tuple.__hash__
-
-
-class YesInt(int):
-    def __eq__(self, other):
-        return True
-
-    __hash__ = int.__hash__
-
-
-"""
-
 # (label, answer source): answers that game the checks; none may score more than the untouched answer.
 EXPLOITS = {
     "views-strides": [
@@ -283,12 +260,12 @@ EXPLOITS = {
          "('contiguous', 'transpose', 'every_other_column', 'row_block', 'expanded')}"),
     ],
     "views-classify": [
-        ("always-equal", ALWAYS_EQUAL + "CLASSIFY = {k: Yes('view') for k in ('transpose', 'basic_slice', "
+        ("always-equal", ALWAYS_EQUAL + "CLASSIFY = {k: YesStr('view') for k in ('transpose', 'basic_slice', "
          "'advanced_index', 'boolean_mask', 'view', 'reshape', 'contiguous', 'expand', 'clone', 'detach')}"),
     ],
     "views-classify-more": [
-        ("always-equal", ALWAYS_EQUAL + "CLASSIFY_MORE = {k: Yes('view') for k in " + repr(list(CLASSIFY_MORE_ANSWER))
-         + "}"),
+        ("always-equal", ALWAYS_EQUAL + "CLASSIFY_MORE = {k: YesStr('view') for k in "
+         + repr(list(CLASSIFY_MORE_ANSWER)) + "}"),
     ],
     "views-selftest": [
         ("always-equal", ALWAYS_EQUAL + "SELFTEST = {'q1': YesTuple((1,)), 'q2': YesInt(0), 'q3': YesInt(0), "
