@@ -243,7 +243,8 @@ class ChapterGrading:
                 for hidden in (False, True)}
         # nbgrader gives a cell full marks when its test raised nothing; the sandbox when none of its
         # checks failed (a failed check of no points, such as a yes-or-no answer's form, still fails it).
-        failed = {(student, cell) for student, decided in outcome.decided.items() for cell, test in decided.tests.items()
+        failed = {(student, cell) for student, decided in outcome.decided.items()
+                  for cell, test in decided.tests.items()
                   if test.verdict is not None and test.verdict.message() is not None}
         disagree = {(student, cell): (score, sandboxed[student].get(cell))
                     for student, cells in graded.table.items() for cell, score in cells.items()
