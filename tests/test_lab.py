@@ -324,7 +324,9 @@ def test_learner_runs_answers_tests_and_validates_chapter_one(browser, lab):
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page, watch = watched_page(context)
     try:
-        page.goto(f"{url}/lab/tree/{CHAPTER}/{notebook.name}?token={token}", wait_until="load")
+        # A workspace of its own, reset: the other tests' notebooks stay in theirs, not as tabs here.
+        page.goto(f"{url}/lab/workspaces/learner/tree/{CHAPTER}/{notebook.name}?token={token}&reset",
+                  wait_until="load")
         page.locator(".jp-NotebookPanel .jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
         wait_for_kernel(page)
 
