@@ -246,8 +246,9 @@ class ChapterGrading:
         failed = {(student, cell) for student, decided in outcome.decided.items()
                   for cell, test in decided.tests.items()
                   if test.verdict is not None and test.verdict.message() is not None}
+        # A cell of no points (a companion's form check) scores 0 in nbgrader whatever it found.
         disagree = {(student, cell): (score, sandboxed[student].get(cell))
-                    for student, cells in graded.table.items() for cell, score in cells.items()
+                    for student, cells in graded.table.items() for cell, score in cells.items() if full[cell]
                     if (score == full[cell]) != (sandboxed[student].get(cell) == full[cell]
                                                  and (student, cell) not in failed)}
         assert not disagree, f"(student, cell): (nbgrader, sandbox) {disagree}"
