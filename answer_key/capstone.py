@@ -346,3 +346,72 @@ key("capstone-selftest", _selftest, values=True, models=[
     Model("version-per-statement", {"q3": 1}, "one statement moved the version once, however many writes it made."),
     Model("match-is-whole", {"q4": False}, "match= had to equal the whole message."),
 ])
+
+
+# --------------------------------------------------------------------------- the grader's pairs
+# Two correct pairs and the mutants of capstone-regression-test (:mod:`autograder.trials`), as
+# source: each runs in a job of its own, never labelled. They read the fragment's own inputs
+# (never the ones a check draws for fixed()).
+_READS = "import torch\nfrom autograder.capstone import TARGETS, capstone_inputs, readout\n"
+_BROKEN_ONE = '''
+def broken():
+    w, x = capstone_inputs()
+    hidden = (x @ w).tanh()
+    hidden[:, 4:].mul_(100)
+    hidden.sum().backward()
+'''
+_LOSS = '''
+def _loss(w, x):
+    logits = (x @ w).tanh() @ readout()
+    return torch.nn.functional.cross_entropy(logits, torch.tensor(TARGETS)) + 1e-3 * w.pow(2).sum()
+'''
+_FIXED_ONE = _LOSS + '''
+def fixed():
+    w, x = capstone_inputs()
+    _loss(w, x).backward()
+    return w.grad
+'''
+TRIALS = {
+    "correct-one": _READS + _BROKEN_ONE + _FIXED_ONE,
+    "correct-two": _READS + _LOSS + '''
+def broken():
+    weights, batch = capstone_inputs()
+    activations = torch.tanh(batch @ weights)
+    activations.narrow(1, 4, 2).mul_(100)
+    torch.autograd.grad(activations.mean(), weights)
+
+
+def fixed():
+    weights, batch = capstone_inputs()
+    (grad,) = torch.autograd.grad(_loss(weights, batch), weights)
+    return grad
+''',
+    "broken-no-longer-raises": _READS + _FIXED_ONE + '''
+def broken():
+    w, x = capstone_inputs()
+    hidden = (x @ w).tanh()
+    hidden[:, 4:].clone().mul_(100)
+    hidden.sum().backward()
+''',
+    "broken-raises-another-error": _READS + _FIXED_ONE + '''
+def broken():
+    w, _x = capstone_inputs()
+    w[:, 4:].mul_(100)
+''',
+    "broken-another-tensor": _READS + _FIXED_ONE + '''
+def broken():
+    w, x = capstone_inputs()
+    gate = (x @ w).sigmoid()
+    gate[:, 4:].mul_(100)
+    gate.sum().backward()
+''',
+    "fixed-through-data": _READS + _BROKEN_ONE + '''
+def fixed():
+    w, x = capstone_inputs()
+    hidden = (x @ w).tanh()
+    loss = torch.nn.functional.cross_entropy(hidden @ readout(), torch.tensor(TARGETS)) + 1e-3 * w.pow(2).sum()
+    hidden.data[:, 4:].mul_(100)
+    loss.backward()
+    return w.grad
+''',
+}

@@ -163,3 +163,75 @@ key("capstone-reproduce", _answer(), models=[
     Model("type-only", _answer(test_regression=_type_only),
           "a tensor of the right shape from fixed() were the right gradient."),
 ])
+
+
+# --------------------------------------------------------------------------- the grader's pairs
+# Two correct pairs and the mutants of the test (:mod:`autograder.trials`), as source: each runs
+# in a job of its own, never labelled.
+_READS = "import torch\nfrom autograder.capstone_closed_book import closed_book_inputs\n"
+_BROKEN_ONE = '''
+def broken():
+    w, x = closed_book_inputs()
+    scores = x @ w + 0.1
+    loss = scores.pow(2).sum()
+    scores.detach().clamp_(min=0.0)
+    loss.backward()
+'''
+_LOSS = '''
+def _loss(w, x):
+    scores = x @ w + torch.full((5,), 0.1)
+    return scores.pow(2).mean() + 0.1 * scores.abs().mean()
+'''
+_FIXED_ONE = _LOSS + '''
+def fixed():
+    w, x = closed_book_inputs()
+    _loss(w, x).backward()
+    return w.grad
+'''
+TRIALS = {
+    "correct-one": _READS + _BROKEN_ONE + _FIXED_ONE,
+    "correct-two": _READS + _LOSS + '''
+def broken():
+    weights, batch = closed_book_inputs()
+    scores = torch.add(batch @ weights, 0.1)
+    total = scores.abs().mean()
+    monitor = scores.detach()
+    monitor.clamp_(0.0)
+    torch.autograd.grad(total, weights)
+
+
+def fixed():
+    weights, batch = closed_book_inputs()
+    (grad,) = torch.autograd.grad(_loss(weights, batch), weights)
+    return grad
+''',
+    "broken-no-longer-raises": _READS + _FIXED_ONE + '''
+def broken():
+    w, x = closed_book_inputs()
+    scores = x @ w + 0.1
+    loss = scores.pow(2).sum()
+    scores.detach().clone().clamp_(min=0.0)
+    loss.backward()
+''',
+    "broken-raises-another-error": _READS + _FIXED_ONE + '''
+def broken():
+    w, _x = closed_book_inputs()
+    w.clamp_(min=0.0)
+''',
+    "broken-another-tensor": _READS + _FIXED_ONE + '''
+def broken():
+    w, x = closed_book_inputs()
+    e = (x @ w).exp()
+    e.detach().clamp_(min=0.0)
+    e.sum().backward()
+''',
+    "fixed-through-data": _READS + _BROKEN_ONE + '''
+def fixed():
+    w, x = closed_book_inputs()
+    scores = x @ w + torch.full((5,), 0.1)
+    loss = scores.pow(2).mean() + 0.1 * scores.abs().mean()
+    scores.data.clamp_(min=0.0)
+    loss.backward()
+    return w.grad
+''',
+}

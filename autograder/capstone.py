@@ -11,7 +11,8 @@ only the mechanism leaves — the error left a ``backward`` that ``broken()`` it
 graph it built holds a saved tensor that is stale with that very message; how many one-statement
 deletions of ``broken()`` still raise it, and which other functions made torch calls for it;
 what ``fixed()`` returns and sends to the dashboard on inputs the grader draws; and a test's
-verdict on two correct pairs and on each mutant. The keys are in ``answer_key.capstone``.
+verdict on the learner's own pair and mutants of it (feedback), and on the grader's correct pairs
+and mutants (:mod:`autograder.trials`: they live with the keys, in ``answer_key.capstone``).
 
 Defined in Chapter 7, "Keep a failure as a regression test" (notebooks/capstone/capstone.ipynb).
 """
@@ -24,9 +25,10 @@ from typing import Any
 
 import torch
 
-from autograder.cases import exercise, selftest
+from autograder.cases import Trial, exercise, selftest
 from autograder.draw import Draw
 from autograder.reduction import deletions_keeping, passes_with, witnessed_failure
+from autograder.trials import trial_driver
 
 TARGETS = (0, 2, 1, 3, 0)
 
@@ -135,20 +137,6 @@ def reduction_driver(providers: tuple[Callable[..., Any], ...], *, _witnessed: C
         kept = _keeping(broken) if real else "its failure was not raised by a backward it called"
         return {"deletions that keep its failure": kept,
                 "torch calls made by other functions": found["torch calls made by other functions"]}
-
-    return observe
-
-
-def mutation_driver(pairs: tuple[tuple[Callable, Callable], ...], mutant: tuple[Callable, Callable],
-                    pick: Callable[[Any], Any] = lambda answer: answer, *,
-                    _passes: Callable[..., bool] = passes_with) -> Callable:
-    """A driver for ``test_regression()`` (read from the answer by ``pick``): its verdict on
-    correct pairs and on one mutant."""
-
-    def observe(answer: Any) -> dict[str, Any]:
-        test = pick(answer)
-        return {"passes on correct pairs": [_passes(test, *pair) for pair in pairs],
-                "passes on the mutant": _passes(test, *mutant)}
 
     return observe
 
@@ -290,98 +278,64 @@ regression.case("fixed-other-inputs", "fixed()", _drawn, subject="fixed", call=o
 
 
 # --------------------------------------------------------------------------- capstone-regression-test
-# Two correct pairs and the mutants a regression test must fail on. They read the fragment's own
-# inputs (never the ones a check draws for fixed()), so none of them answers capstone-regression.
-def _broken_one() -> None:
-    w, x = capstone_inputs()
-    hidden = (x @ w).tanh()
-    hidden[:, 4:].mul_(100)
-    hidden.sum().backward()
+# The visible checks run the test on the learner's own pair and on a mutant made of it: feedback
+# that needs no reference (no points: a test can tell its own functions apart by identity). The
+# hidden checks, which decide the grade, run it on the grader's correct pairs and mutants, which
+# live with the keys (``TRIALS`` of ``answer_key.capstone``) and reach a test only in a run of
+# their own (:mod:`autograder.trials`).
+def _no_longer_raising(broken: Callable[[], Any], fixed: Callable[[], Any]) -> tuple[Callable, Callable]:
+    return _named(lambda: None, "broken"), fixed
 
 
-def _broken_two() -> None:
-    weights, batch = capstone_inputs()
-    activations = torch.tanh(batch @ weights)
-    activations.narrow(1, 4, 2).mul_(100)
-    torch.autograd.grad(activations.mean(), weights)
+def _another_gradient(broken: Callable[[], Any], fixed: Callable[[], Any]) -> tuple[Callable, Callable]:
+    return broken, _named(lambda: fixed() * 2, "fixed")
 
 
-def _loss(w: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
-    logits = (x @ w).tanh() @ readout()
-    return torch.nn.functional.cross_entropy(logits, torch.tensor(TARGETS)) + 1e-3 * w.pow(2).sum()
+def own_pair_driver(mutate: Callable[..., tuple[Callable, Callable]],
+                    pick: Callable[[Any], Any] = lambda answer: answer, *,
+                    _passes: Callable[..., bool] = passes_with) -> Callable:
+    """A driver for ``test_regression()`` (read from the answer by ``pick``): its verdict on the
+    learner's own ``broken`` and ``fixed``, and on a mutant ``mutate`` makes of them."""
+
+    def observe(answer: Any) -> dict[str, Any]:
+        test = pick(answer)
+        namespace = test.__globals__
+        mine = (_named(namespace.get("broken"), "broken"), _named(namespace.get("fixed"), "fixed"))
+        return {"passes on your pair": _passes(test, *mine), "passes on the mutant": _passes(test, *mutate(*mine))}
+
+    return observe
 
 
-def _fixed_one() -> torch.Tensor:
-    w, x = capstone_inputs()
-    _loss(w, x).backward()
-    return w.grad
-
-
-def _fixed_two() -> torch.Tensor:
-    weights, batch = capstone_inputs()
-    (grad,) = torch.autograd.grad(_loss(weights, batch), weights)
-    return grad
-
-
-def _broken_silent() -> None:
-    w, x = capstone_inputs()
-    hidden = (x @ w).tanh()
-    hidden[:, 4:].clone().mul_(100)
-    hidden.sum().backward()
-
-
-def _broken_leaf() -> None:
-    w, _x = capstone_inputs()
-    w[:, 4:].mul_(100)
-
-
-def _broken_other_tensor() -> None:
-    w, x = capstone_inputs()
-    gate = (x @ w).sigmoid()
-    gate[:, 4:].mul_(100)
-    gate.sum().backward()
-
-
-def _fixed_through_data() -> torch.Tensor:
-    w, x = capstone_inputs()
-    hidden = (x @ w).tanh()
-    loss = torch.nn.functional.cross_entropy(hidden @ readout(), torch.tensor(TARGETS)) + 1e-3 * w.pow(2).sum()
-    hidden.data[:, 4:].mul_(100)
-    loss.backward()
-    return w.grad
-
-
-CORRECT_PAIRS = ((_named(_broken_one, "broken"), _named(_fixed_one, "fixed")),
-                 (_named(_broken_two, "broken"), _named(_fixed_two, "fixed")))
+#: The mutants a test must fail on (each check runs it on both correct pairs too), by name.
 MUTANTS = {
-    # name: (probe, (broken, fixed), hidden)
-    "broken-no-longer-raises": ("test_regression() when broken() no longer raises",
-                                (_broken_silent, _fixed_one), True),
-    "broken-raises-another-error": ("test_regression() when broken() raises another error",
-                                    (_broken_leaf, _fixed_one), True),
-    "broken-another-tensor": ("test_regression() when broken() fails on another tensor",
-                              (_broken_other_tensor, _fixed_one), True),
-    "fixed-through-data": ("test_regression() when fixed() silences the write through .data",
-                           (_broken_one, _fixed_through_data), True),
+    "broken-no-longer-raises": "test_regression() when broken() no longer raises",
+    "broken-raises-another-error": "test_regression() when broken() raises another error",
+    "broken-another-tensor": "test_regression() when broken() fails on another tensor",
+    "fixed-through-data": "test_regression() when fixed() silences the write through .data",
 }
-#: The visible checks: two of the mutants (each check of a test needs the others' company to tell
-#: one mistake from another; the hidden checks try every mutant).
-VISIBLE_MUTANTS = {f"visible-{name}": (probe, pair, False) for name, (probe, pair, _hidden) in MUTANTS.items()
-                   if name in ("broken-no-longer-raises", "fixed-through-data")}
+CORRECT = ("correct-one", "correct-two")
 
 
-def mutation_cases(declared: Any, pairs: tuple, mutants: dict, pick: Callable[[Any], Any] = lambda answer: answer,
-                   prefix: str = "", **fields: Any) -> None:
-    """Declare one case per mutant: the test's verdict on the correct pairs and on the mutant."""
-    for name, (probe, (broken, fixed), hidden) in mutants.items():
-        mutant = (_named(broken, "broken"), _named(fixed, "fixed"))
-        declared.case(f"{prefix}{name}", probe, tuple, call=mutation_driver(pairs, mutant, pick), hidden=hidden,
-                      show=lambda inputs: "the grader's pairs", **fields)
+def mutation_cases(declared: Any, module: str, pick: Callable[[Any], Any] = lambda answer: answer,
+                   prefix: str = "", points: dict[str, int] | None = None, **fields: Any) -> None:
+    """Declare one hidden trial case per mutant (worth ``points[name]``, else 1): the test's verdict
+    on the correct pairs and on it."""
+    for name, probe in MUTANTS.items():
+        trial = Trial(CORRECT, name)
+        declared.case(f"{prefix}{name}", probe, tuple, call=trial_driver(trial, module, pick), trial=trial,
+                      hidden=True, points=(points or {}).get(name, 1), show=lambda inputs: "the grader's pairs",
+                      **fields)
 
 
 regression_test = exercise("capstone-regression-test", "test_regression", returns="observation")
-mutation_cases(regression_test, CORRECT_PAIRS, VISIBLE_MUTANTS)
-mutation_cases(regression_test, CORRECT_PAIRS, MUTANTS)
+regression_test.case("visible-broken-no-longer-raises", "test_regression() on your pair, then when broken() "
+                     "no longer raises", tuple, call=own_pair_driver(_no_longer_raising), points=0,
+                     show=lambda inputs: "your broken() and fixed()")
+regression_test.case("visible-fixed-another-gradient", "test_regression() on your pair, then when fixed() "
+                     "returns twice its gradient", tuple, call=own_pair_driver(_another_gradient), points=0,
+                     show=lambda inputs: "your broken() and fixed()")
+# The two mutants the chapter's matrix shows weigh twice the others.
+mutation_cases(regression_test, __name__, points={"broken-no-longer-raises": 2, "fixed-through-data": 2})
 
 
 # --------------------------------------------------------------------------- capstone-selftest

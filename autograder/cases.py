@@ -44,6 +44,15 @@ class AnswerTypeError(TypeError):
 
 
 @dataclass(frozen=True)
+class Trial:
+    """The pieces of grader-owned code a trial case runs a test on, by name (``TRIALS`` of the
+    exercise's keys): the correct pairs the test must pass on, and the mutant it must fail on."""
+
+    correct: tuple[str, ...]
+    mutant: str
+
+
+@dataclass(frozen=True)
 class Case:
     """One check of a learner's answer (declare it with :meth:`Exercise.case`).
 
@@ -72,6 +81,9 @@ class Case:
         bare: When graded, the answer cell runs in a Python without torch, NumPy or the course's
             packages; its inputs are plain data (``autograder.bare.Layout`` for a tensor's shape,
             strides and offset).
+        trial: The answer (a test) is run on code the grader owns (:mod:`autograder.trials`):
+            the sandbox's run of the notebook does not observe it; the grader runs each piece in
+            a job of its own.
     """
 
     exercise: str
@@ -92,6 +104,7 @@ class Case:
     show: Callable[[Inputs], str] | None = None
     form: str | None = None
     bare: bool = False
+    trial: Trial | None = None
 
     def build(self, seed: int) -> Inputs:
         """The case's own inputs for a seed (a fixed recipe ignores it)."""

@@ -14,10 +14,13 @@ from __future__ import annotations
 import importlib
 import json
 import linecache
+import os
+import pickle
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import nbformat
 import pytest
@@ -81,6 +84,33 @@ def _cases(decided) -> list[tuple[str, bool, str | None, int]] | bool:
     if decided.exercise.grade_id in RACING:
         return decided.earned == decided.possible
     return [(v.case.name, v.passed, v.misconception, v.points) for v in decided.verdicts]
+
+
+def _judged(grade_id: str, answer, hidden: bool) -> tuple[list | bool, int]:
+    mine = verdict(grade_id, answer, hidden, seed=SEED)
+    return _cases(mine), mine.earned
+
+
+def _forked(compute: Callable[..., Any], *args: Any) -> Any:
+    """``compute(*args)`` in a child forked from this process, as the sandbox runs each cell's checks:
+    what they do to the answer's state (a global leaf's ``.grad``) never reaches the next cell's."""
+    readable, writable = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            os.close(readable)
+            with os.fdopen(writable, "wb") as out:
+                pickle.dump(compute(*args), out)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(writable)
+    with os.fdopen(readable, "rb") as found:
+        data = found.read()
+    _, status = os.waitpid(pid, 0)
+    assert status == 0 and data, "the forked check did not report"
+    return pickle.loads(data)
 
 
 def catalog(chapter: str) -> ModuleType:
@@ -276,7 +306,8 @@ class ChapterGrading:
             torch.set_num_threads(threads)
 
     def _judged_as_in_the_kernel(self, graded: Graded, outcome, sandboxed: dict, setup: str) -> None:
-        """Every sandboxed verdict equals what ``grade(...)`` decides in this process."""
+        """Every sandboxed verdict equals what ``grade(...)`` decides in this process on the same
+        notebook state, each cell's checks in a child forked from it as the sandbox runs them."""
         for student, answered in graded.sources.items():
             # The forger rebinds the observing side of the process it runs in: it is judged above.
             if student not in outcome.decided or student == FORGER:
@@ -296,10 +327,10 @@ class ChapterGrading:
                 for hidden in (False, True):
                     grade_id = test_cell(exercise.grade_id, hidden)
                     cell = outcome.decided[student].tests[grade_id]
-                    mine = verdict(exercise.grade_id, answer, hidden, seed=SEED)
+                    mine, earned = _forked(_judged, exercise.grade_id, answer, hidden)
                     assert cell.verdict is not None, (student, grade_id, cell.not_run)
-                    assert _cases(cell.verdict) == _cases(mine), (student, grade_id)
-                    assert sandboxed[student][grade_id] == mine.earned, (student, grade_id)
+                    assert _cases(cell.verdict) == mine, (student, grade_id)
+                    assert sandboxed[student][grade_id] == earned, (student, grade_id)
 
     def test_every_exercise_has_right_and_three_wrong_answers(self) -> None:
         answers = catalog(self.CHAPTER)

@@ -9,10 +9,12 @@ import pytest
 import torch
 
 from answer_key import capstone_closed_book as key
-from autograder.capstone_closed_book import CORRECT_PAIRS, MUTANTS, PROVIDERS
+from autograder.capstone import CORRECT, MUTANTS
+from autograder.capstone_closed_book import PROVIDERS
 from autograder.observe import resolve_answer
 from autograder.pipeline.course import Course, nbgrader_meta, read_notebook
 from autograder.reduction import deletions_keeping, passes_with, witnessed_failure
+from autograder.trials import piece
 from tests.cases import ChapterCases
 from tests.catalog.capstone_closed_book import BROKEN_NOT_MINIMAL, TEST
 from tests.grading import run_cell_source
@@ -77,18 +79,22 @@ def test_the_reference_is_one_minimal_and_raised_by_its_own_backward():
 
 
 def test_the_pairs_and_mutants_behave_as_their_names_say():
-    reference = witnessed_failure(CORRECT_PAIRS[0][0], PROVIDERS)["raised"]
-    assert witnessed_failure(CORRECT_PAIRS[1][0], PROVIDERS)["raised"][1].split(" Hint:")[0] == \
+    correct = [piece(key.TRIALS[name]) for name in CORRECT]
+    reference = witnessed_failure(correct[0][0], PROVIDERS)["raised"]
+    assert witnessed_failure(correct[1][0], PROVIDERS)["raised"][1].split(" Hint:")[0] == \
         reference[1].split(" Hint:")[0]
-    assert torch.allclose(CORRECT_PAIRS[0][1](), CORRECT_PAIRS[1][1](), atol=1e-6)
-    for name, (_probe, (broken, fixed), _hidden) in MUTANTS.items():
+    assert torch.allclose(correct[0][1](), correct[1][1](), atol=1e-6)
+    assert set(key.TRIALS) == {*CORRECT, *MUTANTS}
+    for name in MUTANTS:
+        broken, fixed = piece(key.TRIALS[name])
         if name == "fixed-through-data":
-            assert not torch.allclose(fixed(), CORRECT_PAIRS[0][1](), atol=1e-4)
+            assert not torch.allclose(fixed(), correct[0][1](), atol=1e-4)
         else:
             assert witnessed_failure(broken, PROVIDERS)["raised"] != reference, name
     namespace = kernel_namespace()
     run_cell_source(TEST, "<test>", namespace)
-    assert all(passes_with(namespace["test_regression"], *pair) for pair in CORRECT_PAIRS)
+    assert all(passes_with(namespace["test_regression"], *pair) for pair in correct)
+    assert not any(passes_with(namespace["test_regression"], *piece(key.TRIALS[name])) for name in MUTANTS)
 
 
 def test_the_visible_checks_hold_no_expected_value():

@@ -48,9 +48,6 @@ def test_the_wheel_holds_no_answer_key_and_no_pipeline(kit: Path) -> None:
     assert {f"autograder/visible/{a.replace('-', '_')}.json" for a in SPLIT} <= set(names)
 
 
-# Chapter 7's and its companion's checks run the learner's test against correct pairs and mutants
-# declared beside them (autograder/capstone*.py), and those pairs ship with the checks.
-SHIPS_ITS_CORRECT_PAIRS = ("capstone", "capstone-closed-book")
 # Shorter lines (`for p in params:`) are any loop's, not an answer's.
 ANSWER_LINE = 24
 
@@ -61,8 +58,6 @@ def test_no_assignments_checks_quote_a_line_of_its_solution(kit: Path) -> None:
     wheel = zipfile.ZipFile(kit)
     quoted = {}
     for assignment in SPLIT:
-        if assignment in SHIPS_ITS_CORRECT_PAIRS:
-            continue
         module = assignment.replace("-", "_")
         text = "\n".join(wheel.read(n).decode("utf-8", errors="replace") for n in wheel.namelist()
                          if n in (f"autograder/{module}.py", f"autograder/visible/{module}.json"))
@@ -105,11 +100,11 @@ from autograder import grade
 
 results = {{}}
 sent = json.loads(sys.stdin.read())
+namespace = {{"__name__": "__main__"}}  # one kernel: the setup, then each answer in the page's order
+exec(compile(sent["setup"], "<setup>", "exec"), namespace)
 for grade_id, source in sent["answers"].items():
     name = f"<cell {{grade_id}}>"
     linecache.cache[name] = (len(source), None, source.splitlines(True), name)
-    namespace = {{"__name__": "__main__"}}
-    exec(compile(sent["setup"], "<setup>", "exec"), namespace)
     try:
         exec(compile(source, name, "exec"), namespace)
     except NotImplementedError:
@@ -163,10 +158,9 @@ def test_the_kit_judges_as_the_course_does(installed: Path, assignment: str) -> 
     wrong = {g: entries[0][1] for g, entries in answers.WRONG.items()}
     assert all(message is None for message in _in_the_kit(installed, assignment, right).values())
     found = _in_the_kit(installed, assignment, wrong)
-    setup = setup_source(assignment)
+    namespace: dict = {"__name__": "__main__"}
+    run_cell_source(setup_source(assignment), "<setup>", namespace)
     for grade_id, source in wrong.items():
-        namespace: dict = {"__name__": "__main__"}
-        run_cell_source(setup, "<setup>", namespace)
         try:
             run_cell_source(source, f"<kit {grade_id}>", namespace)
         except NotImplementedError:

@@ -68,9 +68,9 @@ def send(report: int, message: dict) -> None:
 def run_plan(plan: wire.Plan, report: int) -> None:
     """Run every step of a plan, reporting as it goes; ends with the end line."""
     shell = notebook_shell()
-    probes: list[wire.ProbeStep] = []
+    probes: list[wire.ProbeStep | wire.TrialStep] = []
     for number, step in enumerate([*plan.steps, None], start=plan.first_number):
-        if isinstance(step, wire.ProbeStep):
+        if isinstance(step, (wire.ProbeStep, wire.TrialStep)):
             probes.append(step)
             continue
         if probes:
@@ -124,7 +124,8 @@ def run_cell(shell: Any, source: str, limit: int) -> list[wire.Stream | wire.Err
     return outputs
 
 
-def _probes_in_child(shell: Any, steps: list[wire.ProbeStep], assignment: str, report: int, seconds: float) -> None:
+def _probes_in_child(shell: Any, steps: list[wire.ProbeStep | wire.TrialStep], assignment: str, report: int,
+                     seconds: float) -> None:
     """Run consecutive probes in order in a child forked from the notebook's state, each within
     ``seconds``; after one that ends the child or overruns, the rest run in a fresh child."""
     while steps:
@@ -151,7 +152,7 @@ def _probes_in_child(shell: Any, steps: list[wire.ProbeStep], assignment: str, r
         steps = steps[finished + 1:]
 
 
-def _report_probe(shell: Any, step: wire.ProbeStep, assignment: str, report: int) -> None:
+def _report_probe(shell: Any, step: wire.ProbeStep | wire.TrialStep, assignment: str, report: int) -> None:
     try:
         observed = observe(shell.user_ns, step, assignment)
         send(report, wire.probe_line(wire.ProbeReport(step.key, observed)))
@@ -190,10 +191,12 @@ def _reap(pid: int, deadline: float) -> bool:
     return True
 
 
-def observe(namespace: dict, step: wire.ProbeStep, assignment: str):
+def observe(namespace: dict, step: wire.ProbeStep | wire.TrialStep, assignment: str):
     """One test cell's observations of the answer the notebook defined: the observing half of the
-    checks, and nothing that knows what the answer should give."""
-    from autograder import cases
+    checks, and nothing that knows what the answer should give. A probe observes every case of
+    the cell but its trial cases (the grader runs those in jobs of their own); a trial step runs
+    the test on the one piece it carries."""
+    from autograder import cases, trials
     from autograder import observe as observing
 
     exercise = cases.exercises(assignment)[step.exercise]
@@ -201,7 +204,11 @@ def observe(namespace: dict, step: wire.ProbeStep, assignment: str):
         answer = observing.resolve_answer(step.answer, namespace)
     except NameError as err:
         return observing.CellObservation(missing=str(err))
-    return observing.observe_cell(exercise, answer, observing.seeds_for(exercise, step.hidden, step.seed))
+    if isinstance(step, wire.TrialStep):
+        return trials.observe_trial(exercise, answer, step.source)
+    chosen = {case.name for case in exercise.cases if case.trial is None}
+    seeds = observing.seeds_for(exercise, step.hidden, step.seed)
+    return observing.observe_cell(exercise, answer, {name: s for name, s in seeds.items() if name in chosen})
 
 
 def _safe(text) -> str:

@@ -112,14 +112,15 @@ class GradingRun:
     told: set[str] = field(default_factory=set)  # why the prefix was not used, as logged
 
     def record(self, student: str, path: Path, result: wire.JobResult,
-               bare: tuple[wire.Plan, wire.JobResult] | None = None) -> None:
-        """Judge one sandbox result (and its bare job's, if any), let nbgrader write it, then record
-        partial credit and apply the course's tamper rule."""
+               bare: tuple[wire.Plan, wire.JobResult] | None = None,
+               trials: dict[str, dict[str, wire.JobResult]] | None = None) -> None:
+        """Judge one sandbox result (and its bare job's and trial jobs', if any), let nbgrader write
+        it, then record partial credit and apply the course's tamper rule."""
         if result.prefix not in ("", prefixes.FORKED, prefixes.NOT_LEADING, *self.told):
             LOG.warning("%s (first seen with %s): %s", self.assignment, student, result.prefix)
             self.told.add(result.prefix)
         bare_job, bare_result = bare if bare is not None else (None, None)
-        decided = verdicts.judge(result, self.edition, self.key, bare_result, bare_job)
+        decided = verdicts.judge(result, self.edition, self.key, bare_result, bare_job, trials)
         self.outcome.decided[student] = decided
         self.outcome.seconds[student] = decided.seconds
         self.outcome.flags += [Flag(student, self.assignment, "", problem) for problem in decided.problems]
@@ -257,8 +258,11 @@ def grade_chapter(
                          AutogradeOnRun if one_session else Autograde)
         jobs = {student: _submit(pool, path, edition, key, locked) for student, path, _ in todo}
         for student, path, digest in todo:
-            future, bare = jobs[student]
-            run.record(student, path, future.result(), (bare[0], bare[1].result()) if bare else None)
+            future, bare, trial_jobs = jobs[student]
+            trials = {}
+            for test_cell, piece, trial in trial_jobs:
+                trials.setdefault(test_cell, {})[piece] = trial.result()
+            run.record(student, path, future.result(), (bare[0], bare[1].result()) if bare else None, trials)
             mine = [(f.grade_id, f.reason) for f in outcome.flags if f.student == student]
             ledger.record(student, digest, recorded.digests(chapter, student).get(student),
                           autograded_digest(course, student, chapter), mine)
@@ -281,19 +285,23 @@ class _NoPool:
 
 
 def _submit(pool: Pool, path: Path, edition: nbformat.NotebookNode, key: verdicts.Key,
-            locked) -> tuple[Future, tuple[wire.Plan, Future] | None]:
-    """The sandbox's run of one submission, and its bare job's (the checks that run without torch)
-    if it has one; a notebook that cannot even be planned is a result that says why (nbgrader
-    records an unreadable notebook with zero points; so does this grader)."""
+            locked) -> tuple[Future, tuple[wire.Plan, Future] | None, list[tuple[str, str, Future]]]:
+    """The sandbox's run of one submission, its bare job's (the checks that run without torch) if
+    it has one, and its trial jobs (one per piece of grader code a test is run on); a notebook that
+    cannot even be planned is a result that says why (nbgrader records an unreadable notebook with
+    zero points; so does this grader)."""
     try:
         submission = read_notebook(path)
-        job = pool.submit(verdicts.plan(submission, edition, key), prefix=locked)
+        plan = verdicts.plan(submission, edition, key)
+        job = pool.submit(plan, prefix=locked)
         bare_plan = verdicts.bare_plan(submission, edition, key)
-        return job, (bare_plan, pool.submit(bare_plan)) if bare_plan is not None else None
+        trials = [(cell, piece, pool.submit(trial, prefix=locked))
+                  for cell, piece, trial in verdicts.trial_plans(plan, key)]
+        return job, (bare_plan, pool.submit(bare_plan)) if bare_plan is not None else None, trials
     except Exception as err:  # noqa: BLE001 - untrusted input: one submission must not stop the class
         future: Future = Future()
         future.set_result(wire.JobResult("not run", f"unreadable submission: {err}"))
-        return future, None
+        return future, None, []
 
 
 def _graded(gradebook: Gradebook, chapter: str, student: str) -> bool:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import nbformat
 
-from autograder import bare, cases, gradeid, judging, observe
+from autograder import bare, cases, gradeid, judging, observe, trials
 from autograder.pipeline import wire
 from autograder.pipeline.course import is_answer_cell, is_test_cell, nbgrader_meta
 from autograder.pipeline.outputs import cell_outputs, error_output
@@ -124,6 +124,57 @@ def bare_plan(submission: nbformat.NotebookNode, student_edition: nbformat.Noteb
     return wire.Plan(key.assignment, [], bare=bare.job(cells, calls))
 
 
+def trial_plans(main: wire.Plan, key: Key) -> list[tuple[str, str, wire.Plan]]:
+    """The jobs of a submission's trial cases (:mod:`autograder.trials`): for each test cell that
+    has some, one job per piece of grader code — the submission's cells up to the test cell, then
+    the test run on that piece alone. ``(test cell, piece, plan)``; the piece's name stays here."""
+    jobs = []
+    for index, step in enumerate(main.steps):
+        if not isinstance(step, wire.ProbeStep):
+            continue
+        exercise = key.exercises[step.exercise]
+        chosen = [case for case in exercise.selected(step.hidden) if case.trial is not None]
+        if not chosen:
+            continue
+        cells = [s for s in main.steps[:index] if isinstance(s, wire.CodeStep)]
+        sources = trials.owned(exercise.module)
+        for piece in dict.fromkeys(name for case in chosen for name in trials.pieces_of(case)):
+            run = wire.TrialStep("trial", exercise.grade_id, exercise.answer, sources[piece])
+            jobs.append((step.key, piece, wire.Plan(key.assignment, [*cells, run])))
+    return jobs
+
+
+def _trial_verdicts(results: dict[str, wire.JobResult]) -> dict[str, observe.Seen | str]:
+    """Each piece's verdict, read from its own job's report (or why there is none)."""
+    found: dict[str, observe.Seen | str] = {}
+    for piece, result in results.items():
+        report = wire.Reports.read(result.report).probes.get("trial")
+        seen = None if report is None else report.observation
+        if not isinstance(seen, observe.CellObservation) or len(seen.cases.get(trials.VERDICT, [])) != 1:
+            found[piece] = (report.failed if report is not None and report.failed else None) or result.reason \
+                or "a trial job reported no verdict"
+        else:
+            found[piece] = seen.cases[trials.VERDICT][0]
+    return found
+
+
+def _with_trials(exercise: cases.Exercise, hidden: bool, seen: observe.CellObservation,
+                 results: dict[str, wire.JobResult]) -> observe.CellObservation:
+    """A test cell's observation with its trial cases assembled from their jobs."""
+    chosen = [case for case in exercise.selected(hidden) if case.trial is not None]
+    if not chosen or seen.missing or seen.rejected:
+        return seen
+    verdicts_ = _trial_verdicts(results)
+    for piece in (name for case in chosen for name in trials.pieces_of(case)):
+        verdicts_.setdefault(piece, "its job did not run")
+    unfinished = next((why for why in verdicts_.values() if isinstance(why, str)), None)
+    if unfinished is not None:
+        why = seen.unfinished or f"a trial did not finish: {unfinished}"
+        return observe.CellObservation(seen.cases, unfinished=why)
+    assembled = {case.name: [trials.assembled(case, verdicts_)] for case in chosen}
+    return observe.CellObservation({**seen.cases, **assembled}, unfinished=seen.unfinished)
+
+
 def _bare_observations(result: wire.JobResult | None, plan: wire.Plan | None) -> dict[str, observe.CellObservation]:
     """Each bare test cell's observations, read from the bare job's own report."""
     if plan is None:
@@ -144,9 +195,10 @@ def _bare_observations(result: wire.JobResult | None, plan: wire.Plan | None) ->
 
 
 def judge(result: wire.JobResult, student_edition: nbformat.NotebookNode, key: Key,
-          bare_result: wire.JobResult | None = None, bare_job: wire.Plan | None = None) -> Verdict:
+          bare_result: wire.JobResult | None = None, bare_job: wire.Plan | None = None,
+          trial_results: dict[str, dict[str, wire.JobResult]] | None = None) -> Verdict:
     """Verdicts on every test cell of the student edition from one sandbox result (and the bare
-    job's, when the assignment has one)."""
+    job's, when the assignment has one, and the trial jobs', by test cell and piece)."""
     reports = wire.Reports.read(result.report)
     bare_seen = _bare_observations(bare_result, bare_job)
     why = result.reason or ("" if reports.ended else f"the notebook stopped early ({result.status})")
@@ -173,6 +225,7 @@ def judge(result: wire.JobResult, student_edition: nbformat.NotebookNode, key: K
             report = reports.probes[grade_id]
             seen = report.observation if isinstance(report.observation, observe.CellObservation) \
                 else observe.CellObservation(unfinished=report.failed or "the checks reported nothing readable")
+            seen = _with_trials(exercise, hidden, seen, (trial_results or {}).get(grade_id, {}))
             decided = judging.judge_cell(exercise, hidden, seen, key.expected[exercise.grade_id, hidden])
             verdict.tests[grade_id] = TestCell(grade_id, decided)
     return verdict

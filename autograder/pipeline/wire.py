@@ -102,12 +102,27 @@ class ProbeStep:
 
 
 @dataclass(frozen=True)
+class TrialStep:
+    """Run an exercise's test on one piece of grader code (:mod:`autograder.trials`), where the
+    test cell stood: the exercise, its answer, and the piece's source. Nothing in it says which
+    piece it is."""
+
+    key: str
+    exercise: str
+    answer: str
+    source: str
+
+
+_KINDS = {"code": CodeStep, "probe": ProbeStep, "trial": TrialStep}
+
+
+@dataclass(frozen=True)
 class Plan:
     """What the sandbox runs for one submission, in order; or, when ``bare`` is set, the job of a
     bare interpreter (:mod:`autograder.bare`) that runs answer cells without torch."""
 
     assignment: str
-    steps: list[CodeStep | ProbeStep]
+    steps: list[CodeStep | ProbeStep | TrialStep]
     probe_seconds: float = 60.0
     output_limit: int = 64 * 2**10
     bare: dict | None = None
@@ -116,16 +131,17 @@ class Plan:
     def to_json(self) -> dict:
         return {"assignment": self.assignment, "probe_seconds": self.probe_seconds,
                 "output_limit": self.output_limit, "bare": self.bare, "first_number": self.first_number,
-                "steps": [{"kind": "probe" if isinstance(s, ProbeStep) else "code", **asdict(s)} for s in self.steps]}
+                "steps": [{"kind": _kind(s), **asdict(s)} for s in self.steps]}
 
     @classmethod
     def from_json(cls, data: dict) -> Plan:
-        steps: list[CodeStep | ProbeStep] = []
-        for step in data["steps"]:
-            kind = step.pop("kind")
-            steps.append(ProbeStep(**step) if kind == "probe" else CodeStep(**step))
+        steps = [_KINDS[step.pop("kind")](**step) for step in data["steps"]]
         return cls(data["assignment"], steps, float(data["probe_seconds"]), int(data["output_limit"]),
                    data.get("bare"), int(data.get("first_number", 1)))
+
+
+def _kind(step: CodeStep | ProbeStep | TrialStep) -> str:
+    return next(kind for kind, cls in _KINDS.items() if type(step) is cls)
 
 
 @dataclass(frozen=True)

@@ -578,13 +578,12 @@ def broken():
     "capstone-regression-test": [
         ("always-fails", "def test_regression():\n    assert False"),
         ("always-raises", "def test_regression():\n    raise RuntimeError('regression')"),
-        ("identity-with-the-grader", """
-import autograder.capstone as checks
-
-
+        ("identity-with-its-own-pair", """
 def test_regression():
-    inner = broken.__closure__[0].cell_contents if broken.__closure__ else broken
-    assert inner is checks._broken_one
+    def unwrapped(function):
+        return function.__closure__[0].cell_contents if function.__closure__ else function
+
+    assert unwrapped(broken).__module__ == unwrapped(fixed).__module__ == "__main__"
 """),
     ],
 }

@@ -357,13 +357,12 @@ def broken():
 
 """ + UNANSWERED_FIXED + UNANSWERED_TEST),
         ("always-fails", UNANSWERED_BROKEN + UNANSWERED_FIXED + "def test_regression():\n    assert False\n"),
-        ("identity-with-the-grader", UNANSWERED_BROKEN + UNANSWERED_FIXED + """
-import autograder.capstone_closed_book as checks
-
-
+        ("identity-with-its-own-pair", UNANSWERED_BROKEN + UNANSWERED_FIXED + """
 def test_regression():
-    inner = broken.__closure__[0].cell_contents if broken.__closure__ else broken
-    assert inner is checks._broken_one
+    def unwrapped(function):
+        return function.__closure__[0].cell_contents if function.__closure__ else function
+
+    assert unwrapped(broken).__module__ == unwrapped(fixed).__module__ == "__main__"
 """),
     ],
 }
