@@ -14,7 +14,7 @@ Design (who holds the state, and why no submission can reach it):
   IPython shell with the output captured and the sandbox user as effective user (the rights a
   run from the top has), and tells the zygote the cells' reports.
 * For each job the zygote hands the holder the plan; the holder forks the child that confines
-  itself and runs the remaining steps, exactly as :func:`~autograder.pipeline.zygote.run_job`
+  itself and runs the remaining steps, exactly as the zygote's ``run_job``
   does from the zygote (the same function), and answers with the job's result, the prefix's cell
   reports replayed in front so the verdict, the feedback and the stored notebook are those of a
   run from the top. The child's wall-clock and CPU limits are what a run from the top would have
@@ -49,6 +49,7 @@ import select
 import signal
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -65,6 +66,9 @@ NOT_LEADING = "ran from the top: the submission does not start with the chapter'
 START_GRACE = 10.0
 # The inductor's compile workers would be processes and threads a fork cannot carry.
 PREFIX_ENVIRONMENT = {"TORCHINDUCTOR_COMPILE_THREADS": "1"}
+#: How a holder supervises the confined child it forks for a job (the zygote's ``run_job``, handed
+#: in so that this module never imports the zygote that imports it).
+RunJob = Callable[[wire.Job, int, int], wire.JobResult]
 
 
 def of_edition(edition: nbformat.NotebookNode, assignment: str) -> wire.Prefix:
@@ -102,7 +106,8 @@ def identity(prefix: wire.Prefix, output_limit: int) -> str:
 class Holder:
     """The zygote's handle on one prefix holder process."""
 
-    def __init__(self, prefix: wire.Prefix, limits: confine.Limits, output_limit: int, uid: int, gid: int) -> None:
+    def __init__(self, prefix: wire.Prefix, limits: confine.Limits, output_limit: int, uid: int, gid: int,
+                 run_job: RunJob) -> None:
         self.identity = identity(prefix, output_limit)
         jobs_r, self._jobs_w = os.pipe()
         self._answers_r, answers_w = os.pipe()
@@ -112,7 +117,7 @@ class Holder:
             try:
                 os.close(self._jobs_w)
                 os.close(self._answers_r)
-                _hold(prefix, output_limit, uid, gid, jobs_r, answers_w)
+                _hold(prefix, output_limit, uid, gid, jobs_r, answers_w, run_job)
                 code = 0
             finally:
                 os._exit(code)
@@ -178,7 +183,8 @@ class Holder:
             pass
 
 
-def _hold(prefix: wire.Prefix, output_limit: int, uid: int, gid: int, jobs_r: int, answers_w: int) -> None:
+def _hold(prefix: wire.Prefix, output_limit: int, uid: int, gid: int, jobs_r: int, answers_w: int,
+          run_job: RunJob) -> None:
     """The holder's life: set up like a sandbox (but root), run the prefix, then serve jobs."""
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     null = os.open(os.devnull, os.O_WRONLY)
@@ -202,8 +208,6 @@ def _hold(prefix: wire.Prefix, output_limit: int, uid: int, gid: int, jobs_r: in
         answers.write(json.dumps({"ready": False, "why": why}) + "\n")
         return
     answers.write(json.dumps({"ready": True}) + "\n")
-    from autograder.pipeline.zygote import run_job
-
     for line in os.fdopen(jobs_r, "r"):
         job = wire.Job.from_line(line)
         answers.write(_serve(job, prefix, report, seconds, cpu, uid, gid, run_job).to_line(job.number))
@@ -285,7 +289,7 @@ def _unforkable() -> str:
 
 
 def _serve(job: wire.Job, prefix: wire.Prefix, report: str, seconds: float, cpu: float, uid: int, gid: int,
-           run_job) -> wire.JobResult:
+           run_job: RunJob) -> wire.JobResult:
     """Run the job's steps after the prefix in a confined child of the holder, under the limits a
     run from the top would have left, with the prefix's reports in front of its own."""
     limits = dict(job.limits)
@@ -302,8 +306,8 @@ def _serve(job: wire.Job, prefix: wire.Prefix, report: str, seconds: float, cpu:
 class Holders:
     """The zygote's one live holder (the last chapter's) and the prefixes that failed."""
 
-    def __init__(self, uid: int, gid: int) -> None:
-        self.uid, self.gid = uid, gid
+    def __init__(self, uid: int, gid: int, run_job: RunJob) -> None:
+        self.uid, self.gid, self.run_job = uid, gid, run_job
         self.holder: Holder | None = None
         self.failed: dict[str, str] = {}
 
@@ -319,7 +323,8 @@ class Holders:
             return f"ran from the top: {self.failed[wanted]}"
         if self.holder is None or self.holder.identity != wanted:
             self.close()
-            holder = Holder(prefix, confine.Limits(**job.limits), job.plan.output_limit, self.uid, self.gid)
+            holder = Holder(prefix, confine.Limits(**job.limits), job.plan.output_limit, self.uid, self.gid,
+                            self.run_job)
             if holder.failure:
                 self.failed[wanted] = holder.failure
                 print(f"prefix of {prefix.assignment}: {holder.failure}; its submissions run from the top",

@@ -218,7 +218,7 @@ def main() -> int:
     out = sys.stdout
     out.write(json.dumps({"ready": True, "uid": uid}) + "\n")
     out.flush()
-    holders = Holders(uid, gid)
+    holders = Holders(uid, gid, run_job)
     for line in sys.stdin:
         job = wire.Job.from_line(line)
         out.write(run(job, holders, uid, gid).to_line(job.number))
