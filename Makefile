@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 STARTUP := $(VENV)/.startup
 
-.PHONY: setup book serve test lint release lab formgrader normalize clean bench
+.PHONY: setup book serve test lint release lab formgrader normalize clean bench architecture
 
 setup: $(STAMP) $(STARTUP)
 
@@ -42,6 +42,11 @@ test: setup
 
 lint: setup
 	$(BIN)/ruff check .
+
+## architecture: redraw ARCHITECTURE.md's picture from the packages' imports
+architecture: setup
+	$(BIN)/python -c "import re, pathlib; from tools.imports import mermaid; page = pathlib.Path('ARCHITECTURE.md'); \
+	page.write_text(re.sub(r'\x60\x60\x60mermaid.*?\x60\x60\x60', lambda m: mermaid(), page.read_text(), flags=re.S))"
 
 # Jupyter refuses to run as root unless told: the grader runs as root, so these say so when it does.
 ALLOW_ROOT = $(if $(filter 0,$(shell id -u)),--allow-root)

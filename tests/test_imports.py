@@ -1,83 +1,9 @@
-"""The packages' imports, read from their source: no cycle, and the observing side never names the
-trusted one (``answer_key``) in an import statement."""
+"""The packages' imports, read from their source: no cycle, the observing side never names the
+trusted one (``answer_key``) in an import statement, and the architecture page draws them as they are."""
 
 from __future__ import annotations
 
-import ast
-from pathlib import Path
-
-from autograder.pipeline.course import ROOT
-
-PACKAGES = ("autograder", "answer_key", "autograd_figures")
-
-
-def modules() -> dict[str, Path]:
-    found = {}
-    for package in PACKAGES:
-        for path in (ROOT / package).rglob("*.py"):
-            parts = path.relative_to(ROOT).with_suffix("").parts
-            found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
-    return found
-
-
-def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
-    """The package modules ``name`` imports anywhere in its source (inside functions too: a
-    deferred import is still a dependency)."""
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    targets = []
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            targets += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join([*anchor, base] if base else anchor)
-            targets += [f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base for alias in node.names]
-    found = set()
-    for target in targets:
-        while target and target not in known:
-            target = target.rpartition(".")[0]
-        if target and target != name and not name.startswith(target + "."):
-            found.add(target)
-    return found
-
-
-def graph() -> dict[str, set[str]]:
-    known = modules()
-    return {name: imports(name, path, known) for name, path in known.items()}
-
-
-def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
-    """Every strongly connected set of more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    found: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        for after in sorted(edges[node]):
-            if after not in index:
-                visit(after)
-                low[node] = min(low[node], low[after])
-            elif after in stack:
-                low[node] = min(low[node], index[after])
-        if low[node] == index[node]:
-            component = []
-            while True:
-                member = stack.pop()
-                component.append(member)
-                if member == node:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for node in sorted(edges):
-        if node not in index:
-            visit(node)
-    return found
+from tools.imports import ROOT, cycles, graph, mermaid
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:
@@ -103,3 +29,8 @@ def test_the_observing_side_never_imports_the_keys() -> None:
     assert observing
     assert {name: sorted(a for a in after if a.startswith("answer_key")) for name, after in observing.items()
             if any(a.startswith("answer_key") for a in after)} == {}
+
+
+def test_the_architecture_page_draws_the_imports_as_they_are() -> None:
+    """``ARCHITECTURE.md``'s picture is the one the imports make (``make architecture`` redraws it)."""
+    assert mermaid() in (ROOT / "ARCHITECTURE.md").read_text(), "run `make architecture`"

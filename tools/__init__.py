@@ -1,0 +1,1 @@
+"""Maintainers' tools that read the course's own source."""
