@@ -350,9 +350,10 @@ key("capstone-selftest", _selftest, values=True, models=[
 
 # --------------------------------------------------------------------------- the grader's pairs
 # Two correct pairs and the mutants of capstone-regression-test (:mod:`autograder.trials`), as
-# source: each runs in a job of its own, never labelled. They read the fragment's own inputs
-# (never the ones a check draws for fixed()).
-_READS = "import torch\nfrom autograder.capstone import TARGETS, capstone_inputs, readout\n"
+# source: each runs in a job of its own, never labelled, in the namespace of the test it is given
+# (a test that stands something in for the notebook's functions reaches them). They read the
+# fragment's own inputs, and each fixed() sends to the dashboard, as a repaired fragment does.
+_READS = "import torch\nfrom autograder.capstone import TARGETS, capstone_inputs, readout, send_to_dashboard\n"
 _BROKEN_ONE = '''
 def broken():
     w, x = capstone_inputs()
@@ -368,7 +369,9 @@ def _loss(w, x):
 _FIXED_ONE = _LOSS + '''
 def fixed():
     w, x = capstone_inputs()
-    _loss(w, x).backward()
+    loss = _loss(w, x)
+    send_to_dashboard((x @ w).tanh()[:, 4:].detach() * 100)
+    loss.backward()
     return w.grad
 '''
 TRIALS = {
@@ -383,6 +386,8 @@ def broken():
 
 def fixed():
     weights, batch = capstone_inputs()
+    activations = torch.tanh(batch @ weights)
+    send_to_dashboard(activations.detach().narrow(1, 4, 2).mul(100))
     (grad,) = torch.autograd.grad(_loss(weights, batch), weights)
     return grad
 ''',
@@ -411,6 +416,7 @@ def fixed():
     hidden = (x @ w).tanh()
     loss = torch.nn.functional.cross_entropy(hidden @ readout(), torch.tensor(TARGETS)) + 1e-3 * w.pow(2).sum()
     hidden.data[:, 4:].mul_(100)
+    send_to_dashboard(hidden[:, 4:].detach())
     loss.backward()
     return w.grad
 ''',

@@ -167,8 +167,9 @@ key("capstone-reproduce", _answer(), models=[
 
 # --------------------------------------------------------------------------- the grader's pairs
 # Two correct pairs and the mutants of the test (:mod:`autograder.trials`), as source: each runs
-# in a job of its own, never labelled.
-_READS = "import torch\nfrom autograder.capstone_closed_book import closed_book_inputs\n"
+# in a job of its own, never labelled, in the namespace of the test it is given; each fixed()
+# writes the log, as a repaired fragment does.
+_READS = "import torch\nfrom autograder.capstone_closed_book import closed_book_inputs, log\n"
 _BROKEN_ONE = '''
 def broken():
     w, x = closed_book_inputs()
@@ -185,7 +186,9 @@ def _loss(w, x):
 _FIXED_ONE = _LOSS + '''
 def fixed():
     w, x = closed_book_inputs()
-    _loss(w, x).backward()
+    loss = _loss(w, x)
+    log((x @ w + 0.1).detach().clamp(min=0.0).mean(dim=0))
+    loss.backward()
     return w.grad
 '''
 TRIALS = {
@@ -202,6 +205,8 @@ def broken():
 
 def fixed():
     weights, batch = closed_book_inputs()
+    monitor = torch.add(batch @ weights, 0.1).detach().clamp(0.0)
+    log(monitor.mean(dim=0))
     (grad,) = torch.autograd.grad(_loss(weights, batch), weights)
     return grad
 ''',
@@ -231,6 +236,7 @@ def fixed():
     scores = x @ w + torch.full((5,), 0.1)
     loss = scores.pow(2).mean() + 0.1 * scores.abs().mean()
     scores.data.clamp_(min=0.0)
+    log(scores.detach().mean(dim=0))
     loss.backward()
     return w.grad
 ''',

@@ -328,13 +328,14 @@ def mutation_cases(declared: Any, module: str, pick: Callable[[Any], Any] = lamb
 
 
 regression_test = exercise("capstone-regression-test", "test_regression", returns="observation")
-regression_test.case("visible-broken-no-longer-raises", "test_regression() on your pair, then when broken() "
-                     "no longer raises", tuple, call=own_pair_driver(_no_longer_raising), points=0,
+regression_test.case("visible-broken-no-longer-raises", "test_regression(), then when broken() no longer raises",
+                     tuple, call=own_pair_driver(_no_longer_raising), points=0,
                      show=lambda inputs: "your broken() and fixed()")
-regression_test.case("visible-fixed-another-gradient", "test_regression() on your pair, then when fixed() "
-                     "returns twice its gradient", tuple, call=own_pair_driver(_another_gradient), points=0,
+regression_test.case("visible-fixed-another-gradient", "test_regression(), then when fixed() returns twice "
+                     "its gradient", tuple, call=own_pair_driver(_another_gradient), points=0,
                      show=lambda inputs: "your broken() and fixed()")
-# The two mutants the chapter's matrix shows weigh twice the others.
+# A test that misses a broken() that no longer raises keeps nothing of the failure, and one that
+# misses a fixed() silenced through .data nothing of the repair: those two weigh twice the others.
 mutation_cases(regression_test, __name__, points={"broken-no-longer-raises": 2, "fixed-through-data": 2})
 
 

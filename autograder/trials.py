@@ -12,6 +12,7 @@ or knows which one it holds, and no cell of the learner's ever holds a reference
 
 from __future__ import annotations
 
+import ast
 import importlib
 from collections.abc import Callable
 from typing import Any
@@ -24,16 +25,42 @@ __all__ = ["VERDICT", "TrialDriver", "assembled", "observation", "observe_trial"
            "trial_driver", "verdict_on"]
 
 
-def piece(source: str) -> tuple[Callable[[], Any], Callable[[], Any]]:
-    """The ``broken`` and ``fixed`` a piece's source defines, in a namespace of their own."""
-    namespace: dict[str, Any] = {"__name__": "grader_piece"}
+def piece(source: str, namespace: dict[str, Any] | None = None) -> tuple[Callable[[], Any], Callable[[], Any]]:
+    """The ``broken`` and ``fixed`` a piece's source defines, in ``namespace`` (a fresh one unless
+    given): run in a test's own globals, they read the notebook's functions from there, so a test
+    that stands something in for one reaches them as it reaches the learner's own pair."""
+    namespace = {"__name__": "grader_piece"} if namespace is None else namespace
     exec(compile(source, "<the grader's pair>", "exec"), namespace)  # noqa: S102 - trusted source
     return namespace["broken"], namespace["fixed"]
 
 
 def verdict_on(test: Callable[[], Any], source: str) -> bool:
-    """Whether ``test()`` passes with the piece's ``broken`` and ``fixed`` standing for the learner's."""
-    return passes_with(test, *piece(source))
+    """Whether ``test()`` passes with the piece's ``broken`` and ``fixed`` standing for the
+    learner's; the test's globals are as they were afterwards."""
+    namespace = test.__globals__
+    missing = object()
+    kept = {name: namespace.get(name, missing) for name in _bound(source)}
+    try:
+        return passes_with(test, *piece(source, namespace))
+    finally:
+        for name, value in kept.items():
+            if value is missing:
+                namespace.pop(name, None)
+            else:
+                namespace[name] = value
+
+
+def _bound(source: str) -> set[str]:
+    """The names a piece's top level binds (its functions and imports)."""
+    names = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.Assign):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return names
 
 
 def observation(correct: list[bool], mutant: bool) -> dict[str, Any]:
