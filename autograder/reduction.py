@@ -30,6 +30,7 @@ import textwrap
 import types
 import warnings
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import torch
@@ -174,23 +175,31 @@ def passes_with(test: Callable[[], Any], broken: Callable[[], Any], fixed: Calla
     fails by raising anything, pytest's own ``Failed`` (a ``BaseException``) included.
     """
     namespace = test.__globals__
-    kept = {name: namespace.get(name, _MISSING) for name in ("broken", "fixed")}
-    namespace["broken"], namespace["fixed"] = broken, fixed
+    with names_restored(namespace, ("broken", "fixed")):
+        namespace["broken"], namespace["fixed"] = broken, fixed
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                test()
+        except (KeyboardInterrupt, NotImplementedError):
+            raise
+        except BaseException:  # noqa: BLE001 - pytest.raises and pytest.fail raise BaseException subclasses
+            return False
+    return True
+
+
+@contextmanager
+def names_restored(namespace: dict[str, Any], names: Iterable[str]) -> Iterator[None]:
+    """``namespace``'s ``names`` as they were before the block (bound or not), whatever it did."""
+    kept = {name: namespace.get(name, _MISSING) for name in names}
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            test()
-    except (KeyboardInterrupt, NotImplementedError):
-        raise
-    except BaseException:  # noqa: BLE001 - pytest.raises and pytest.fail raise BaseException subclasses
-        return False
+        yield
     finally:
         for name, value in kept.items():
             if value is _MISSING:
                 namespace.pop(name, None)
             else:
                 namespace[name] = value
-    return True
 
 
 # ------------------------------------------------------------------------------ evidence

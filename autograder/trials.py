@@ -19,7 +19,7 @@ from typing import Any
 
 from autograder.cases import Case, Exercise, Trial
 from autograder.observe import CellObservation, Seen, raised_as_data
-from autograder.reduction import passes_with
+from autograder.reduction import names_restored, passes_with
 
 __all__ = ["VERDICT", "TrialDriver", "assembled", "observation", "observe_trial", "owned", "piece", "pieces_of",
            "trial_driver", "verdict_on"]
@@ -38,16 +38,8 @@ def verdict_on(test: Callable[[], Any], source: str) -> bool:
     """Whether ``test()`` passes with the piece's ``broken`` and ``fixed`` standing for the
     learner's; the test's globals are as they were afterwards."""
     namespace = test.__globals__
-    missing = object()
-    kept = {name: namespace.get(name, missing) for name in _bound(source)}
-    try:
+    with names_restored(namespace, _bound(source)):
         return passes_with(test, *piece(source, namespace))
-    finally:
-        for name, value in kept.items():
-            if value is missing:
-                namespace.pop(name, None)
-            else:
-                namespace[name] = value
 
 
 def _bound(source: str) -> set[str]:
