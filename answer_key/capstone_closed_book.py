@@ -7,6 +7,7 @@ drivers' stand-ins reach them the same way; a test reads ``broken`` and ``fixed`
 
 from __future__ import annotations
 
+import inspect
 import re
 from typing import Any
 
@@ -230,14 +231,7 @@ def broken():
     e.detach().clamp_(min=0.0)
     e.sum().backward()
 ''',
-    "fixed-through-data": _READS + _BROKEN_ONE + '''
-def fixed():
-    w, x = closed_book_inputs()
-    scores = x @ w + torch.full((5,), 0.1)
-    loss = scores.pow(2).mean() + 0.1 * scores.abs().mean()
-    scores.data.clamp_(min=0.0)
-    log(scores.detach().mean(dim=0))
-    loss.backward()
-    return w.grad
-''',
+    # The mutant is the silenced repair the key already models as a learner's mistake.
+    "fixed-through-data": _READS + _BROKEN_ONE + "\n"
+    + inspect.getsource(_fixed_through_data).replace("def _fixed_through_data", "def fixed", 1),
 }
