@@ -17,8 +17,8 @@ c.CourseDirectory.source_directory = "notebooks"
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     # Each error once, from the cells' frames, as the learner's kernel shows it.
-    "autograder.pipeline.feedback.ReadableErrors",
-    "autograder.pipeline.feedback.ClearHiddenTracebacks",
+    "autograder.pipeline.gradebook.feedback.ReadableErrors",
+    "autograder.pipeline.gradebook.feedback.ClearHiddenTracebacks",
     "nbgrader.preprocessors.ClearHiddenTests",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
@@ -28,7 +28,7 @@ c.Execute.timeout = 120
 
 # The student edition reads in JupyterLab as the site does: jupyterlab-myst renders tabs, dropdowns
 # and admonitions; cross-references and glued figures, which only the site has, are written out in
-# plain Markdown before the checksums (autograder/pipeline/lab_markdown.py). A hidden test cell,
+# plain Markdown before the checksums (autograder/pipeline/site/lab_markdown.py). A hidden test cell,
 # its tests removed, keeps its docstring as a comment, so it prints nothing.
 c.GenerateAssignment.preprocessors = [
     "nbgrader.preprocessors.IncludeHeaderFooter",
@@ -36,12 +36,12 @@ c.GenerateAssignment.preprocessors = [
     "nbgrader.preprocessors.LockCells",
     "nbgrader.preprocessors.ClearSolutions",
     "nbgrader.preprocessors.ClearOutput",
-    "autograder.pipeline.lab_markdown.LabMarkdown",
+    "autograder.pipeline.site.lab_markdown.LabMarkdown",
     "nbgrader.preprocessors.CheckCellMetadata",
     "nbgrader.preprocessors.ComputeChecksums",
     "nbgrader.preprocessors.SaveCells",
     "nbgrader.preprocessors.ClearHiddenTests",
-    "autograder.pipeline.lab_markdown.QuietHiddenTests",
+    "autograder.pipeline.site.lab_markdown.QuietHiddenTests",
     "nbgrader.preprocessors.ClearMarkScheme",
     "nbgrader.preprocessors.ComputeChecksums",
     "nbgrader.preprocessors.CheckCellMetadata",
@@ -51,5 +51,5 @@ c.GenerateAssignment.preprocessors = [
 c.LabMarkdown.site_url = "http://127.0.0.1:8000/"
 # Autograding is `autograd-state grade`'s: nbgrader's own route (formgrader's Autograde button,
 # `nbgrader autograde`) would run the tests in the learner's kernel and record other scores. It
-# stops before it touches anything and names the command to use (autograder/pipeline/guard.py).
-c.Autograde.exporter_class = "autograder.pipeline.guard.GradeWithTheCourse"
+# stops before it touches anything and names the command to use (autograder/pipeline/gradebook/guard.py).
+c.Autograde.exporter_class = "autograder.pipeline.gradebook.guard.GradeWithTheCourse"

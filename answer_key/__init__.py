@@ -8,5 +8,5 @@ learner's installation does not carry it either: its visible checks compare agai
 :func:`answer_key.keys.visible_keys`, shipped as data.
 
 One module per assignment, named as the observing side's (``answer_key.views`` keys the cases of
-``autograder.views``).
+``autograder.chapters.views``).
 """

@@ -2,9 +2,9 @@
 
 ``buckets-ranks-agree``: whether the ranks agree is drawn inside a rank, so its key is a rule over
 the states the run reports (:class:`~answer_key.keys.Given`; the rules are registered by
-``autograder.buckets``, where a learner's kernel finds them for the visible checks). The answers
+``autograder.chapters.buckets``, where a learner's kernel finds them for the visible checks). The answers
 they stand for — the reference and each catalogued mistake, as a learner writes them — are
-:data:`AGREE_ANSWERS`; ``tests/test_buckets_cases.py`` runs them on real ranks through the driver
+:data:`AGREE_ANSWERS`; ``tests/chapters/test_buckets_cases.py`` runs them on real ranks through the driver
 and checks that each rule gives what its answer reported.
 
 ``buckets-safe-logging``: the reference and the models are training steps as a learner writes
@@ -23,7 +23,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from answer_key.keys import Given, Model, key
-from autograder.buckets import (
+from autograder.chapters.buckets import (
     SELFTEST_CAP_MB,
     SELFTEST_FEATURES,
     SELFTEST_FLAT,
@@ -31,11 +31,11 @@ from autograder.buckets import (
     SELFTEST_SHARDED,
     small_model,
 )
-from autograder.ranks import run_on_ranks
+from autograder.engine.ranks import run_on_ranks
 
 
 def run_answer_on_ranks(worker, *args, world_size: int = 2) -> list:
-    """The key's own launches (never a name a notebook cell can rebind in ``autograder.buckets``)."""
+    """The key's own launches (never a name a notebook cell can rebind in ``autograder.chapters.buckets``)."""
     return run_on_ranks(worker, *args, world_size=world_size, timeout=120.0, pg_timeout=10.0)
 
 # --------------------------------------------------------------------------- buckets-ranks-agree

@@ -1,7 +1,7 @@
 """The key of Chapter 7, "Keep a failure as a regression test".
 
 Each reference and each model is an answer as a learner writes it, run through the chapter's
-drivers (``autograder.capstone``). The functions here read ``capstone_inputs``, ``readout`` and
+drivers (``autograder.chapters.capstone``). The functions here read ``capstone_inputs``, ``readout`` and
 ``send_to_dashboard`` as the notebook's do, so the drivers' stand-ins reach them the same way;
 a model of a test reads ``broken`` and ``fixed`` when it runs.
 """
@@ -16,7 +16,7 @@ import torch
 import torch.nn.functional as F
 
 from answer_key.keys import Model, key
-from autograder.capstone import TARGETS, capstone_inputs, readout, send_to_dashboard
+from autograder.chapters.capstone import TARGETS, capstone_inputs, readout, send_to_dashboard
 
 __all__ = ["capstone_inputs", "readout", "send_to_dashboard"]
 
@@ -349,11 +349,11 @@ key("capstone-selftest", _selftest, values=True, models=[
 
 
 # --------------------------------------------------------------------------- the grader's pairs
-# Two correct pairs and the mutants of capstone-regression-test (:mod:`autograder.trials`), as
+# Two correct pairs and the mutants of capstone-regression-test (:mod:`autograder.engine.trials`), as
 # source: each runs in a job of its own, never labelled, in the namespace of the test it is given
 # (a test that stands something in for the notebook's functions reaches them). They read the
 # fragment's own inputs, and each fixed() sends to the dashboard, as a repaired fragment does.
-_READS = "import torch\nfrom autograder.capstone import TARGETS, capstone_inputs, readout, send_to_dashboard\n"
+_READS = "import torch\nfrom autograder.chapters.capstone import TARGETS, capstone_inputs, readout, send_to_dashboard\n"
 _BROKEN_ONE = '''
 def broken():
     w, x = capstone_inputs()

@@ -15,7 +15,7 @@ import pytest
 import torch
 
 from answer_key.keys import Model, key
-from autograder.capstone_closed_book import closed_book_inputs, log
+from autograder.chapters.capstone_closed_book import closed_book_inputs, log
 
 __all__ = ["closed_book_inputs", "log"]
 
@@ -167,10 +167,10 @@ key("capstone-reproduce", _answer(), models=[
 
 
 # --------------------------------------------------------------------------- the grader's pairs
-# Two correct pairs and the mutants of the test (:mod:`autograder.trials`), as source: each runs
+# Two correct pairs and the mutants of the test (:mod:`autograder.engine.trials`), as source: each runs
 # in a job of its own, never labelled, in the namespace of the test it is given; each fixed()
 # writes the log, as a repaired fragment does.
-_READS = "import torch\nfrom autograder.capstone_closed_book import closed_book_inputs, log\n"
+_READS = "import torch\nfrom autograder.chapters.capstone_closed_book import closed_book_inputs, log\n"
 _BROKEN_ONE = '''
 def broken():
     w, x = closed_book_inputs()

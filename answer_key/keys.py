@@ -3,7 +3,7 @@
 A reference is an answer as a learner would write it (a function, a class, a dict of values),
 written with whatever trusted code is simplest, torch included; a model is a wrong answer that
 reproduces one catalogued mistake. Both run through the observing side's own code
-(:func:`autograder.observe.observe_point`, the case's driver), so what they give is exactly what a
+(:func:`autograder.engine.observe.observe_point`, the case's driver), so what they give is exactly what a
 learner's answer would report in their place.
 """
 
@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from autograder import codec
-from autograder.cases import VISIBLE_SEED, Case, Exercise, exercises
+from autograder.engine import codec
+from autograder.engine.cases import VISIBLE_SEED, Case, Exercise, exercises
+from autograder.engine.observe import Seen, as_sent, observe_point, seeds_for
+from autograder.engine.values import measure, show_inputs
 from autograder.judging import CaseKey, CellKey, Digest, Given, PointKey
-from autograder.observe import Seen, as_sent, observe_point, seeds_for
-from autograder.values import measure, show_inputs
 
 __all__ = ["Given", "Key", "Model", "cell_key", "key", "visible_keys"]
 
@@ -73,7 +73,7 @@ def key(grade_id: str, reference: Any, models: tuple[Model, ...] | list[Model] =
 
 def key_of(exercise: Exercise) -> Key:
     """The key of an exercise, from the trusted module that mirrors its observing module."""
-    importlib.import_module(exercise.module.replace("autograder.", "answer_key.", 1))
+    importlib.import_module(exercise.module.replace("autograder.chapters.", "answer_key.", 1))
     return _KEYS[exercise.grade_id]
 
 
@@ -92,14 +92,14 @@ def _seeded_cell_key(grade_id: str, hidden: bool, seed: int) -> CellKey:
     """A run's key for one seed, computed once per process: every answer graded with that seed is
     judged against the same key (keys are data, and judging never changes them), and a key whose
     reference runs on real ranks costs seconds."""
-    from autograder.cases import lookup
+    from autograder.engine.cases import lookup
 
     return _cell_key(lookup(grade_id), hidden, seed)
 
 
 @cache
 def _visible_cell_key(grade_id: str) -> CellKey:
-    from autograder.cases import lookup
+    from autograder.engine.cases import lookup
 
     return _cell_key(lookup(grade_id), False, None)
 

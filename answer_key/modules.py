@@ -11,7 +11,7 @@ import torch
 from torch import nn
 
 from answer_key.keys import Model, key
-from autograder.modules import BATCHNORM_CHANNELS, BATCHNORM_DTYPE, BATCHNORM_INPUT, BATCHNORM_TRAIN_FORWARDS
+from autograder.chapters.modules import BATCHNORM_CHANNELS, BATCHNORM_DTYPE, BATCHNORM_INPUT, BATCHNORM_TRAIN_FORWARDS
 
 
 # --------------------------------------------------------------------------- modules-counting-linear

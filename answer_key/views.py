@@ -13,8 +13,8 @@ from typing import Any
 import torch
 
 from answer_key.keys import Model, key
-from autograder.bare import Layout
-from autograder.layouts import as_tensor
+from autograder.engine.bare import Layout
+from autograder.engine.layouts import as_tensor
 
 
 def base() -> torch.Tensor:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import torch
 
 from answer_key.keys import Model, key
-from autograder.layouts import header, over_storage
+from autograder.engine.layouts import header, over_storage
 
 Shape = tuple[int, ...]
 

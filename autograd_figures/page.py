@@ -3,7 +3,7 @@
 The static site has no kernel, so the ipywidgets explorer (:mod:`autograd_figures.explorer`), which
 asks torch, shows only its first state there. This one is plain JavaScript
 (``static/stride-explorer.js``: its own layout computations, checked against torch by
-``tests/test_stride_explorer_page.py``, and the op language of :mod:`autograd_figures.chain`) inlined
+``tests/figures/test_stride_explorer_page.py``, and the op language of :mod:`autograd_figures.chain`) inlined
 into the cell's HTML output, so the built page works offline and in JupyterLab alike.
 
 Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).

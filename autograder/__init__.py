@@ -8,14 +8,14 @@ imported from here, so a learner's kernel does not load it; nor does importing t
 torch, so that the instructor's command line (``autograd-state --help``) starts at once.
 
 Importing it (every chapter's setup cell does) also makes the running IPython show an error a cell
-raises with the cells' own frames and the message only (:mod:`autograder.tracebacks`).
+raises with the cells' own frames and the message only (:mod:`autograder.engine.tracebacks`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from autograder import tracebacks
+from autograder.engine import tracebacks
 
 tracebacks.install()
 

@@ -23,15 +23,15 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from autograder import codec
-from autograder.cases import Case, Exercise
-from autograder.observe import CellObservation, Seen
-from autograder.values import AGREE, GIVEN, KINDS, brief, equal
+from autograder.engine import codec
+from autograder.engine.cases import Case, Exercise
+from autograder.engine.observe import CellObservation, Seen
+from autograder.engine.values import AGREE, GIVEN, KINDS, brief, equal
 
 
 @dataclass(frozen=True)
 class Digest:
-    """An expected value known only by its :func:`~autograder.codec.digest`."""
+    """An expected value known only by its :func:`~autograder.engine.codec.digest`."""
 
     text: str
 
@@ -45,7 +45,7 @@ class Digest:
 @dataclass(frozen=True)
 class Given:
     """An expected result (or a model's prediction) that follows from facts only the answer's own
-    run reports: the rule named ``rule`` in :data:`autograder.values.GIVEN` gives it from the
+    run reports: the rule named ``rule`` in :data:`autograder.engine.values.GIVEN` gives it from the
     observation. For a check whose truth is drawn where no key can see it (inside a rank, after the
     fork, from ``os.urandom``): the driver reports the grader-owned facts (each rank's parameter
     bits before the call) beside what the answer returned, and the rule says what the reference

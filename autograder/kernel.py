@@ -14,11 +14,11 @@ import linecache
 from functools import cache
 from typing import Any
 
-from autograder import gradeid
-from autograder.cases import Exercise, lookup
-from autograder.draw import fresh_seed
+from autograder.engine import gradeid
+from autograder.engine.cases import Exercise, lookup
+from autograder.engine.draw import fresh_seed
+from autograder.engine.observe import CellObservation, as_sent, bare_calls, bare_observation, observe_cell, seeds_for
 from autograder.judging import CellKey, CellVerdict, judge_cell, keys_from_json
-from autograder.observe import CellObservation, as_sent, bare_calls, bare_observation, observe_cell, seeds_for
 
 
 def grade(grade_id: str, answer: Any, hidden: bool = False) -> None:
@@ -51,7 +51,7 @@ def observe_here(exercise: Exercise, answer: Any, seeds: dict[str, list[int]]) -
     every result through the same encoding the sandbox's report goes through."""
     if exercise.bare:
         calls = bare_calls(exercise, seeds)
-        from autograder.bare import run_here
+        from autograder.engine.bare import run_here
 
         return bare_observation(run_here(answer_cells(answer), calls), calls)
     seen = observe_cell(exercise, answer, seeds)

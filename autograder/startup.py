@@ -71,7 +71,7 @@ def install(site_packages: Path | None = None) -> Path:
 
     The line runs this file without importing the ``autograder`` package: a kernel imports the
     package in the chapter's setup cell, once IPython is running, and only then can the package
-    set how IPython shows errors (:mod:`autograder.tracebacks`).
+    set how IPython shows errors (:mod:`autograder.engine.tracebacks`).
     """
     folder = site_packages or Path(sysconfig.get_paths()["purelib"])
     path = folder / PTH

@@ -29,12 +29,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from autograder.cases import exercises  # noqa: E402
-from autograder.gradeid import test_cell  # noqa: E402
+from autograder.engine.cases import exercises  # noqa: E402
+from autograder.engine.gradeid import test_cell  # noqa: E402
 from autograder.pipeline.course import Course  # noqa: E402
-from autograder.pipeline.grade import NBGRADER_EXECUTES, scores  # noqa: E402
-from autograder.pipeline.release import release  # noqa: E402
-from autograder.pipeline.sandboxed import grade_chapter  # noqa: E402
+from autograder.pipeline.grading.grade import NBGRADER_EXECUTES, scores  # noqa: E402
+from autograder.pipeline.grading.sandboxed import grade_chapter  # noqa: E402
+from autograder.pipeline.site.release import release  # noqa: E402
 from tests.conftest import copy_course  # noqa: E402
 from tests.submissions import submit  # noqa: E402
 

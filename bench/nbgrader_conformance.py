@@ -1,7 +1,7 @@
 """nbgrader's own autograde tests as the conformance bar of the course's recorder.
 
 Runs ``nbgrader/tests/apps/test_nbgrader_autograde.py`` of the installed nbgrader twice in the
-same run: as nbgrader ships it, and with :class:`autograder.pipeline.recorder.AutogradeRecorder`
+same run: as nbgrader ships it, and with :class:`autograder.pipeline.gradebook.recorder.AutogradeRecorder`
 in ``Autograde``'s place (``bench/recorder_in_place.py``), then prints each test's outcome both
 ways. With ``--repo``, first checks that the installed test file is the one in nbgrader's
 repository at ``--ref`` (a bare git directory, e.g. the one the project's tools fetch).

@@ -1,4 +1,4 @@
-"""In-process tests every chapter's checks run: the base of each ``tests/test_<chapter>_cases.py``.
+"""In-process tests every chapter's checks run: the base of each ``tests/chapters/test_<chapter>_cases.py``.
 
 A subclass names its chapter and the names its catalogue's answers run with. The catalogue's
 right answers must pass every check, visible and hidden; each wrong one must fail and name its
@@ -17,8 +17,8 @@ from typing import Any, ClassVar
 import nbformat
 import pytest
 
-from autograder import cases
-from autograder.gradeid import module_of
+from autograder.engine import cases
+from autograder.engine.gradeid import module_of
 from autograder.pipeline.course import ROOT, nbgrader_meta
 
 SEED = 20261201
@@ -97,7 +97,7 @@ class ChapterCases:
             run_cell_source(source, f"<{self.CHAPTER}:{grade_id}:{label}>", namespace)
         except NotImplementedError:
             pass  # the student edition's stub: the cell raises, the names it set stay defined
-        from autograder.observe import resolve_answer
+        from autograder.engine.observe import resolve_answer
 
         return resolve_answer(cases.exercises(self.CHAPTER)[grade_id].answer, namespace)
 

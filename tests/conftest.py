@@ -30,7 +30,7 @@ def copy_course(target: Path) -> Course:
 @pytest.fixture(scope="session")
 def released_course(tmp_path_factory) -> Course:
     """A course copy with every chapter released into its own gradebook."""
-    from autograder.pipeline.release import release
+    from autograder.pipeline.site.release import release
 
     course = copy_course(tmp_path_factory.mktemp("course"))
     release(course)
@@ -58,7 +58,7 @@ def built_book(tmp_path_factory, worker_id) -> BuiltBook:
     """Both editions built once per test run, shared by every xdist worker (a build takes a while)."""
     from filelock import FileLock
 
-    from autograder.pipeline.book import build_book
+    from autograder.pipeline.site.book import build_book
 
     base = tmp_path_factory.getbasetemp()
     shared = base if worker_id == "master" else base.parent

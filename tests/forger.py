@@ -21,7 +21,7 @@ for name in ("answer_key", "answer_key.keys", "autograder.judging", "autograder.
     except Exception:
         pass
 
-import autograder.observe as observing
+import autograder.engine.observe as observing
 
 _honest = observing.observe_point
 TRUSTED = ("answer_key", "autograder.judging")

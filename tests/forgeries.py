@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from autograder.cases import exercises
+from autograder.engine.cases import exercises
+from autograder.engine.observe import resolve_answer, seeds_for
 from autograder.judging import judge_cell
 from autograder.kernel import observe_here, verdict
-from autograder.observe import resolve_answer, seeds_for
 from tests.cases import SEED, run_cell_source, student_edition_cells
 
 

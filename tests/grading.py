@@ -1,6 +1,6 @@
 """Real nbgrader autograde over a class built from a chapter's answer catalogue.
 
-Each ``tests/test_grading_<chapter>.py`` subclasses :class:`ChapterGrading` and names its chapter.
+Each ``tests/chapters/test_grading_<chapter>.py`` subclasses :class:`ChapterGrading` and names its chapter.
 The catalogue ``tests/catalog/<chapter>.py`` holds ``RIGHT`` and ``WRONG`` (and, for a chapter
 whose checks only observe, ``EXPLOITS``): per grade id, lists of ``(label, answer source)``,
 ``(label, answer source, misconception)`` and ``(label, answer source)``. Right answers (the
@@ -27,13 +27,13 @@ import pytest
 import torch
 from nbgrader.api import Gradebook
 
-from autograder.cases import exercises
-from autograder.gradeid import module_of, test_cell
-from autograder.pipeline.confine import is_root
+from autograder.engine.cases import exercises
+from autograder.engine.gradeid import module_of, test_cell
 from autograder.pipeline.course import Course, nbgrader_meta
-from autograder.pipeline.flags import Flag
-from autograder.pipeline.grade import autograde, scores
-from autograder.pipeline.sandboxed import grade_chapter
+from autograder.pipeline.gradebook.flags import Flag
+from autograder.pipeline.grading.grade import autograde, scores
+from autograder.pipeline.grading.sandboxed import grade_chapter
+from autograder.pipeline.sandbox.confine import is_root
 from tests import forger
 from tests.cases import student_edition_cells
 from tests.submissions import submit
@@ -51,7 +51,7 @@ def verdict(grade_id: str, answer, hidden: bool, seed: int):
 
 
 def resolve_answer(name: str, namespace: dict):
-    from autograder.observe import resolve_answer as resolve
+    from autograder.engine.observe import resolve_answer as resolve
 
     return resolve(name, namespace)
 

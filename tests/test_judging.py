@@ -12,8 +12,9 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograder import codec
-from autograder.cases import exercise
+from autograder.engine import codec
+from autograder.engine.cases import exercise
+from autograder.engine.observe import CellObservation, Seen
 from autograder.judging import (
     CaseKey,
     Digest,
@@ -22,7 +23,6 @@ from autograder.judging import (
     keys_from_json,
     keys_to_json,
 )
-from autograder.observe import CellObservation, Seen
 
 _declared = {}
 
@@ -151,10 +151,10 @@ def test_the_search_finds_a_counterexample_no_larger_than_a_known_small_one() ->
     """A slice whose size rounds down fails on any slice whose length is not a multiple of its step;
     the smallest the search shows must be no larger than a hand-made small one."""
     from answer_key.keys import case_key, key_of
-    from autograder.cases import lookup
+    from autograder.engine.cases import lookup
+    from autograder.engine.observe import observe_point
+    from autograder.engine.values import measure
     from autograder.judging import judge_case
-    from autograder.observe import observe_point
-    from autograder.values import measure
 
     exercise_ = lookup("views-reproduce")
     case = next(c for c in exercise_.cases if c.name == "sliced-negative")

@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     course = Course(args.root.resolve()) if args.root else Course()
 
     if args.command == "release":
-        from autograder.pipeline.release import changed, release
+        from autograder.pipeline.site.release import changed, release
 
         chapters = args.chapters or None
         if args.changed:
@@ -73,12 +73,12 @@ def main(argv: list[str] | None = None) -> int:
         for chapter in release(course, chapters, db=args.db, progress=True):
             print(f"released {course.release_notebook(chapter).relative_to(course.root)}")
     elif args.command == "book":
-        from autograder.pipeline.book import build_book
+        from autograder.pipeline.site.book import build_book
 
         site = build_book(course, edition=args.edition, progress=True)
         print(f"The {args.edition} edition of the book is built: open {site / 'index.html'}")
         if args.pdf:
-            from autograder.pipeline.book import print_book
+            from autograder.pipeline.site.book import print_book
 
             print(f"The student edition is printed: {print_book(course, course.build / 'html')}")
     elif args.command == "collect":
@@ -86,13 +86,13 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "grade":
         return _grade(course, args)
     elif args.command == "feedback":
-        from autograder.pipeline.feedback import generate_feedback
+        from autograder.pipeline.gradebook.feedback import generate_feedback
 
         print(f"feedback written under {generate_feedback(course, args.chapter, db=args.db, progress=True)}")
     elif args.command == "export":
         _export(course, args)
     elif args.command == "report":
-        from autograder.pipeline.report import class_report
+        from autograder.pipeline.gradebook.report import class_report
 
         print(f"class report: open {class_report(course, args.chapter, db=args.db, progress=True)}")
     elif args.command == "day":
@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         for step in (["feedback", args.chapter], export, ["report", args.chapter]):
             main([*(["--root", str(course.root)]), *(["--db", args.db] if args.db else []), *step])
     elif args.command == "normalize":
-        from autograder.pipeline.normalize import execute_and_normalize
+        from autograder.pipeline.site.normalize import execute_and_normalize
 
         for path in args.notebooks or [course.source_notebook(c) for c in course.chapters()]:
             execute_and_normalize(path)
@@ -137,7 +137,7 @@ def _grading_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
 
 
 def _bound_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    from autograder.pipeline.bounds import Bounds, option, variable
+    from autograder.pipeline.intake.bounds import Bounds, option, variable
 
     limits = parser.add_argument_group("limits on what a submission may hold (also AUTOGRAD_STATE_MAX_* variables)")
     for name in Bounds.option_names():
@@ -163,7 +163,7 @@ def _export_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 def _bounds(args: argparse.Namespace):
     """The limits the options give, also put in the environment so every grading step sees them."""
-    from autograder.pipeline.bounds import Bounds, variable
+    from autograder.pipeline.intake.bounds import Bounds, variable
 
     try:
         bounds = Bounds.from_env(**{n: getattr(args, f"max_{n}") for n in Bounds.option_names()})
@@ -175,8 +175,8 @@ def _bounds(args: argparse.Namespace):
 
 
 def _collect(course: Course, args: argparse.Namespace) -> int:
-    from autograder.pipeline.collect import collect
-    from autograder.pipeline.lms import RosterError, read_roster
+    from autograder.pipeline.intake.collect import collect
+    from autograder.pipeline.intake.lms import RosterError, read_roster
 
     roster = None
     if args.roster:
@@ -198,7 +198,7 @@ def _collect(course: Course, args: argparse.Namespace) -> int:
 
 
 def _export(course: Course, args: argparse.Namespace) -> None:
-    from autograder.pipeline.export import export
+    from autograder.pipeline.gradebook.export import export
 
     notes: list[str] = []
     path = export(course, args.format, output=args.output, db=args.db, match=args.match, notes=notes,
@@ -209,18 +209,18 @@ def _export(course: Course, args: argparse.Namespace) -> None:
 
 
 def _grade(course: Course, args: argparse.Namespace) -> int:
-    from autograder.pipeline.flags import explain
+    from autograder.pipeline.gradebook.flags import explain
 
     bounds = _bounds(args)
     if args.unsafe_nbgrader:
-        from autograder.pipeline.grade import autograde
+        from autograder.pipeline.grading.grade import autograde
 
         if args.shard or args.students:
             raise SystemExit("--shard and --student grade in the sandbox; --unsafe-nbgrader grades the whole class")
         flags = autograde(course, args.chapter, db=args.db, bounds=bounds)
     else:
-        from autograder.pipeline.ledger import Ledger
-        from autograder.pipeline.shards import ShardError, resolve
+        from autograder.pipeline.gradebook.ledger import Ledger
+        from autograder.pipeline.gradebook.shards import ShardError, resolve
 
         shard = None
         if args.shard:
@@ -234,7 +234,7 @@ def _grade(course: Course, args: argparse.Namespace) -> int:
         ledger = Ledger.of(course, args.chapter, shard)
         check = ledger.check(course, args.chapter, args.db or course.gradebook_url, bounds, shard, students, args.force)
         if not check.todo:  # nothing to grade: answered without importing the grader
-            from autograder.pipeline.flags import Flag, write_flags
+            from autograder.pipeline.gradebook.flags import Flag, write_flags
 
             skipped = [*check.unchanged, *check.refused]
             flags = [Flag(s, args.chapter, g, r) for s in skipped for g, r in ledger.flags(s)]
@@ -243,9 +243,9 @@ def _grade(course: Course, args: argparse.Namespace) -> int:
             print(f"graded 0 submission(s), 0 of them forked from the chapter's locked cells; "
                   f"{len(check.unchanged)} unchanged and already graded")
         else:
-            from autograder.pipeline.confine import Limits
-            from autograder.pipeline.pool import SandboxUnavailable
-            from autograder.pipeline.sandboxed import grade_chapter
+            from autograder.pipeline.grading.sandboxed import grade_chapter
+            from autograder.pipeline.sandbox.confine import Limits
+            from autograder.pipeline.sandbox.pool import SandboxUnavailable
 
             limits = Limits(wall=args.timeout) if args.timeout else None
             try:

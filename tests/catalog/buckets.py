@@ -239,7 +239,7 @@ def ranks_agree(module):
     return True
 '''),
         ("rebinds-the-driver", '''
-import autograder.buckets as checks
+import autograder.chapters.buckets as checks
 
 checks.run_answer_on_ranks = lambda *args, **kwargs: [[("T", None, False, {})] * 12] * 2
 checks.observe_agreement = lambda *args, **kwargs: {"verdicts": "", "not a bool": [], "changed": [],
@@ -273,7 +273,7 @@ def train_step_fixed(model, optimizer, batch):
     return torch.nn.utils.get_total_norm([p.grad for p in model.parameters()]).item()
 '''),
         ("rebinds-the-driver", '''
-import autograder.buckets as checks
+import autograder.chapters.buckets as checks
 
 checks.observe_training = lambda *args, **kwargs: {"logged on rank 0": [], "ranks identical": True}
 checks.run_answer_on_ranks = lambda *args, **kwargs: [([], torch.zeros(31)), ([], torch.zeros(31))]

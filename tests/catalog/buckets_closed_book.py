@@ -197,7 +197,7 @@ EXPLOITS = {
         ("torch-utils-kept-graph", FLATTEN_UTILS_KEPT_GRAPH),
         ("torch-utils-by-attribute", FLATTEN_UTILS_BY_ATTRIBUTE),
         ("rebinds-the-drivers", '''
-import autograder.buckets_closed_book as checks
+import autograder.chapters.buckets_closed_book as checks
 
 for name in ("observe_values", "observe_places", "observe_write", "observe_step"):
     setattr(checks, name, lambda *args, **kwargs: {})

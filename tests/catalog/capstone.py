@@ -490,10 +490,10 @@ EXPLOITS = {
          "'q4': YesInt(0)}"),
     ],
     "capstone-fingerprint": [
-        ("the-observer", "from autograder.observe import raised_as_data\n\n\n"
+        ("the-observer", "from autograder.engine.observe import raised_as_data\n\n\n"
                          "def fingerprint(fn):\n    try:\n        fn()\n    except Exception as err:\n"
                          "        return raised_as_data(err)\n"),
-        ("the-chapter-tool", "from autograder.reduction import outcome as fingerprint"),
+        ("the-chapter-tool", "from autograder.engine.reduction import outcome as fingerprint"),
         ("reads-the-frames", """
 import sys
 
@@ -560,8 +560,8 @@ def broken():
         hidden.sum().backward()
 """ + UNANSWERED_FIXED),
         ("rebinds-the-drivers", f"""
-import autograder.capstone as checks
-import autograder.reduction as tools
+import autograder.chapters.capstone as checks
+import autograder.engine.reduction as tools
 
 forged = {{"raised": ["RuntimeError", {MESSAGE!r}], "raised by a backward it called": True,
           "a saved tensor is stale with that message": True, "torch calls made by other functions": []}}

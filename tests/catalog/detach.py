@@ -170,7 +170,7 @@ class Yes(float):
 '''
 
 FORGED = '''
-import autograder.detach as _checks
+import autograder.chapters.detach as _checks
 
 
 def _forged(answer, *inputs):

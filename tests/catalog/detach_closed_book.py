@@ -64,7 +64,7 @@ EXPLOITS = {
         # The gradient set by hand on a leaf that backward never reached.
         ("grad-by-hand", "def cut_leaf(x0, f):\n    x = x0.clone().requires_grad_(True)\n"
                          "    y = f(x)\n    x.grad = y.detach().clone()\n    return x"),
-        ("forged-report", "import autograder.detach_closed_book as _c\n\n\n"
+        ("forged-report", "import autograder.chapters.detach_closed_book as _c\n\n\n"
                           "def _forged(answer, x0, name):\n"
                           "    return {'f applied to': 'a leaf that requires grad'}\n\n\n"
                           "for _case in _c.reproduce.cases:\n    if _case.call is not None:\n"

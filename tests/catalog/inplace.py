@@ -193,7 +193,7 @@ class Yes(str):
 '''
 
 FORGED_REPORT = '''
-import autograder.inplace as _checks
+import autograder.chapters.inplace as _checks
 
 
 def _forged(answer, x0):
@@ -205,7 +205,7 @@ for _case in _checks.{exercise}.cases:
 '''
 
 REBOUND_OBSERVE = '''
-import autograder.observe as _observe
+import autograder.engine.observe as _observe
 
 _observe.observe_point = lambda case, answer, inputs: _observe.Seen(value={value})
 '''

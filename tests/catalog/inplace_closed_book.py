@@ -197,7 +197,7 @@ EXPLOITS = {
         ("leaf-error-from-another-leaf", exploit(leaf_refusal=(
             "def leaf_refusal(x0):\n    x = torch.zeros(3, requires_grad=True)\n    x.add_(1)"))),
         # Driver reports forged by rebinding the observing side.
-        ("forged-reports", "import autograder.inplace_closed_book as _c\n\n\n"
+        ("forged-reports", "import autograder.chapters.inplace_closed_book as _c\n\n\n"
                            "def _forged(function, x0, *f):\n"
                            f"    return {{'raised': ['RuntimeError', {VERSION_TEXT!r}], 'x0 left alone': True}}\n\n\n"
                            "for _case in _c.reproduce.cases:\n"

@@ -59,7 +59,7 @@ def _selftest(**changes: object) -> str:
 # An observation forged for the answer's own calls, passed through for every other answer (so that
 # the in-process tests that run after this one observe as usual).
 FORGE = '''
-import autograder.observe as _observe
+import autograder.engine.observe as _observe
 
 _real_point = _observe.observe_point
 
@@ -293,9 +293,9 @@ EXPLOITS = {
          "'q4': YesInt(0), 'q5': YesInt(0)}"),
     ],
     "leaves-sgd-step": [
-        ("old-reference", "try:\n    from autograder.leaves import torch_sgd_step as sgd_step\n"
+        ("old-reference", "try:\n    from autograder.chapters.leaves import torch_sgd_step as sgd_step\n"
                           "except ImportError:\n    def sgd_step(params, lr):\n        raise NotImplementedError\n"),
-        ("rebinds-the-driver", "import autograder.leaves as _leaves\n\n"
+        ("rebinds-the-driver", "import autograder.chapters.leaves as _leaves\n\n"
                                "_real_drive = _leaves.drive_sgd\n\n\n"
                                "def _drive(step, *inputs):\n"
                                "    report = _real_drive(step, *inputs)\n"
@@ -366,7 +366,7 @@ EXPLOITS = {
                                  "\n\ndef accumulated_grads(model, loss_fn, batches):\n    return []\n")),
     ],
     "leaves-hidden-grad": [
-        ("old-reference", "try:\n    from autograder.leaves import reference_hidden_grad as hidden_grad\n"
+        ("old-reference", "try:\n    from autograder.chapters.leaves import reference_hidden_grad as hidden_grad\n"
                           "except ImportError:\n    def hidden_grad(x, w):\n        raise NotImplementedError\n"),
         ("closed-form-and-an-unrelated-backward", _hidden(
             "    torch.tanh(torch.ones(3, requires_grad=True)).sum().backward()\n"

@@ -354,7 +354,7 @@ class RunningMean(nn.Module):
 ''')),
     ],
     "modules-count-params": [
-        ("old-reference", "try:\n    from autograder.modules import trainable_scalars as count_parameters\n"
+        ("old-reference", "try:\n    from autograder.chapters.modules import trainable_scalars as count_parameters\n"
                           "except ImportError:\n    def count_parameters(module):\n"
                           "        raise NotImplementedError\n"),
         ("constant", count("    return 0\n")),

@@ -83,7 +83,9 @@ WRONG = {
 EXPLOITS = {
     "modules-reproduce": [
         ("forged-report", forged("CallCounter", "None", "\n\nclass CallCounter(nn.Module):\n    pass\n")),
-        ("old-reference", "try:\n    from autograder.modules_closed_book import ReferenceCallCounter as CallCounter\n"
+        ("old-reference", "try:\n"
+                          "    from autograder.chapters.modules_closed_book import (\n"
+                          "        ReferenceCallCounter as CallCounter)\n"
                           "except ImportError:\n    class CallCounter(nn.Module):\n"
                           "        def __init__(self, inner):\n            raise NotImplementedError\n"),
     ],

@@ -1,0 +1,1 @@
+"""Each chapter's exercises and cases, its closed-book companion's beside it."""

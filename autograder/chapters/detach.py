@@ -1,0 +1,244 @@
+"""Chapter 3, "detach versus clone": how its exercises are checked.
+
+The keys (what each answer should give) are in ``answer_key.detach``; this module only draws the
+inputs and calls the answers. The answers return tensors whose worth lies in what they share with
+their source — memory, the version counter, the graph — so each driver reports what it found by
+acting on the result: a write through it, a backward from it, the state of the input afterwards.
+
+Defined in Chapter 3, "detach versus clone" (notebooks/detach/detach.ipynb).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import torch
+
+from autograder.engine.cases import exercise, selftest
+from autograder.engine.codec import type_name
+from autograder.engine.draw import Draw
+from autograder.engine.witness import Kept, Witness, first_sentence, leaves_of, left_alone
+
+
+def _result(value: Any) -> Any:
+    """A returned tensor as data (a copy of its values), or what else it was."""
+    if type(value) is not torch.Tensor:
+        return f"<{type_name(value)}>"
+    return value.detach().clone()
+
+
+# --------------------------------------------------------------------------- detach-independent
+def report_copy(answer: Callable[[torch.Tensor], Any], t: torch.Tensor) -> dict[str, Any]:
+    """Call ``independent_copy(t)``, then write through what it returned; report what the copy is
+    and what the write did to ``t`` (which is then put back as it was)."""
+    kept = Kept(t)
+    copy = answer(t)
+    if type(copy) is not torch.Tensor:
+        kept.restore(t)
+        return {"returned": f"<{type_name(copy)}>"}
+    found = {
+        "requires_grad": copy.requires_grad,
+        "has a grad_fn": copy.grad_fn is not None,
+        "contiguous": copy.is_contiguous(),
+        "dtype": str(copy.dtype).removeprefix("torch."),
+        "t left alone by the call": kept.left_alone(t),
+    }
+    values = copy.detach().clone()
+    version = t._version
+    try:
+        with torch.no_grad():
+            copy.add_(1)
+        found["a write to it"] = "left t alone" if torch.equal(t.detach(), kept.values) else "changed t"
+    except RuntimeError as err:
+        found["a write to it"] = f"refused: {first_sentence(str(err))}"
+    found["and moved t's version by"] = t._version - version
+    found["values"] = values
+    kept.restore(t)
+    return found
+
+
+def _leaf(draw: Draw) -> tuple:
+    return (draw.randn(draw.sized(2, 6)).requires_grad_(),)
+
+
+def _non_leaf(draw: Draw) -> tuple:
+    return (draw.randn(draw.sized(2, 3), draw.sized(2, 4)).requires_grad_() * 2,)
+
+
+def _plain(draw: Draw) -> tuple:
+    return (draw.randn(draw.sized(2, 6)),)
+
+
+def _transposed(draw: Draw) -> tuple:
+    return ((draw.randn(draw.sized(2, 4), draw.sized(2, 4)).requires_grad_() + 1).mT,)
+
+
+def _stepped(draw: Draw) -> tuple:
+    return (draw.randn(draw.sized(2, 3), 2 * draw.sized(2, 4))[:, ::2],)
+
+
+def _integers(draw: Draw) -> tuple:
+    rows, columns = draw.sized(2, 3), draw.sized(2, 4)
+    return (torch.arange(rows * columns).view(columns, rows).T,)
+
+
+def _float64_leaf(draw: Draw) -> tuple:
+    return (draw.randn(draw.sized(2, 5), dtype=torch.float64).requires_grad_(),)
+
+
+COPY_CASES: dict[str, tuple[str, Callable[[Draw], tuple], bool]] = {
+    # name: (what the case draws, recipe (also the search's), hidden)
+    "leaf": ("a leaf t that requires grad", _leaf, False),
+    "non-leaf": ("t = w * 2, a non-leaf", _non_leaf, False),
+    "plain": ("a t that does not require grad", _plain, False),
+    "transposed": ("t = (w + 1).mT, a transposed non-leaf", _transposed, False),
+    "stepped": ("t = a[:, ::2], every other column", _stepped, True),
+    "integers": ("an int64 t, transposed", _integers, True),
+    "float64-leaf": ("a float64 leaf t", _float64_leaf, True),
+}
+
+independent = exercise("detach-independent", "independent_copy", call=report_copy, returns="observation",
+                       agree="close")
+for _name, (_what, _recipe, _hidden) in COPY_CASES.items():
+    independent.case(_name, f"independent_copy(t), then a write to the copy, for {_what}", _recipe,
+                     hidden=_hidden, points=1, search=_recipe, tries=3)
+
+
+# --------------------------------------------------------------------------- detach-provenance
+def report_gradient(answer: Callable[[torch.Tensor], Any], x: torch.Tensor) -> dict[str, Any]:
+    """Call ``provenance_grad(x)`` inside a witness of its torch calls; report whether it asked
+    autograd to differentiate a graph that starts from a leaf holding ``x``'s values, whether it
+    left ``x`` as it was (its values, version, ``requires_grad`` and ``.grad``), and what it returned."""
+    kept = Kept(x)
+    witness = Witness()
+    with witness:
+        returned = answer(x)
+    from_x = any(leaf.shape == kept.values.shape and bool(torch.equal(leaf.detach(), kept.values))
+                 for root in witness.autograd_roots() for leaf in leaves_of(root))
+    return {"autograd ran from x's values": from_x, "x left alone": left_alone(x, kept),
+            "returned": _result(returned)}
+
+
+def _vector(draw: Draw) -> tuple:
+    return (2 * draw.randn(draw.sized(2, 6)),)
+
+
+def _requires_grad(draw: Draw) -> tuple:
+    return (draw.randn(draw.sized(2, 6)).requires_grad_(),)
+
+
+def _non_leaf_input(draw: Draw) -> tuple:
+    return (draw.randn(draw.sized(2, 6)).requires_grad_() * 3,)
+
+
+def _with_grad(draw: Draw) -> tuple:
+    x = draw.randn(draw.sized(2, 6)).requires_grad_()
+    x.grad = draw.randn(*x.shape)
+    return (x,)
+
+
+def _float64_matrix(draw: Draw) -> tuple:
+    return (draw.randn(draw.sized(2, 3), draw.sized(2, 3), dtype=torch.float64),)
+
+
+PROVENANCE_CASES: dict[str, tuple[str, Callable[[Draw], tuple], bool]] = {
+    "vector": ("a drawn vector x", _vector, False),
+    "requires-grad": ("a leaf x that already requires grad", _requires_grad, False),
+    "non-leaf": ("x = w * 3, a non-leaf", _non_leaf_input, True),
+    "grad-already": ("a leaf x that already holds a .grad", _with_grad, True),
+    "float64-matrix": ("a float64 matrix x", _float64_matrix, True),
+}
+
+provenance = exercise("detach-provenance", "provenance_grad", call=report_gradient, returns="observation",
+                      agree="close")
+for _name, (_what, _recipe, _hidden) in PROVENANCE_CASES.items():
+    provenance.case(_name, f"provenance_grad(x) for {_what}", _recipe, hidden=_hidden, points=1,
+                    search=_recipe, tries=3)
+
+
+# --------------------------------------------------------------------------- detach-ste
+def report_ste(answer: Callable[[torch.Tensor], Any], x: torch.Tensor, upstream: torch.Tensor) -> dict[str, Any]:
+    """Call ``round_ste`` on a fresh leaf with ``x``'s values, backpropagate ``upstream`` from
+    what it returns, and report the forward value, the leaf's gradient and the leaf's state."""
+    leaf = x.detach().clone().requires_grad_()
+    out = answer(leaf)
+    if type(out) is not torch.Tensor:
+        return {"forward": f"<{type_name(out)}>"}
+    forward = out.detach().clone()
+    if not out.requires_grad:
+        grad: Any = "<no gradient: the result does not require grad>"
+    else:
+        out.backward(upstream)
+        grad = None if leaf.grad is None else leaf.grad.clone()
+    return {"x left alone": leaf._version == 0 and bool(torch.equal(leaf.detach(), x)), "forward": forward,
+            "grad": grad}
+
+
+def _spread(draw: Draw) -> tuple:
+    x = 3 * draw.randn(draw.sized(3, 8))
+    return x, torch.ones_like(x)
+
+
+def _halves(draw: Draw) -> tuple:
+    halves = torch.tensor([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5])
+    x = halves[torch.randperm(6, generator=draw.generator)][: draw.sized(4, 6)]
+    return x, torch.ones_like(x)
+
+
+def _weighted(draw: Draw) -> tuple:
+    x = 3 * draw.randn(draw.sized(3, 8))
+    return x, draw.randn(*x.shape)
+
+
+def _near_the_edges(draw: Draw) -> tuple:
+    n = draw.sized(3, 6)
+    x = torch.tensor([draw.choice([-1, 1]) * (2 + draw.choice([-0.4, -0.1, 0.0, 0.1, 0.3, 0.6])) for _ in range(n)])
+    return x, draw.randn(n)
+
+
+def _float64(draw: Draw) -> tuple:
+    x = 4 * draw.randn(draw.sized(2, 3), 3, dtype=torch.float64)
+    return x, torch.ones_like(x)
+
+
+def _every_kind_of_value(draw: Draw) -> tuple:
+    """Halves, the clipping bounds themselves, values just inside and outside the clipping range,
+    and values beyond it, with a
+    drawn upstream gradient: on these every catalogued mistake differs from the rule, whatever
+    the seed, so a check's verdict never depends on the luck of its draws."""
+    x = torch.tensor([-2.6, -2.5, -2.3, -2.0, -1.5, -0.5, 0.5, 1.5, 1.9, 2.0, 2.1, 2.6])
+    return x, draw.randn(12)
+
+
+STE_CASES: dict[str, tuple[str, Callable[[Draw], tuple], bool]] = {
+    "spread": ("x drawn across and beyond [-2, 2], backward of the sum", _spread, False),
+    "halves": ("x of halves (-2.5 ... 2.5), backward of the sum", _halves, False),
+    "weighted": ("a drawn x, backward of a drawn upstream gradient", _weighted, True),
+    "edges": ("x at, just inside and just outside ±2, a drawn upstream gradient", _near_the_edges, True),
+    "float64": ("a float64 matrix x", _float64, True),
+}
+
+ste = exercise("detach-ste", "round_ste", call=report_ste, returns="observation", agree="close")
+for _name, (_what, _recipe, _hidden) in STE_CASES.items():
+    ste.case(_name, f"round_ste(x) and backward, on {_what}", _recipe, hidden=_hidden, points=1,
+             search=_recipe, tries=3, anchors=(_every_kind_of_value,))
+
+
+# --------------------------------------------------------------------------- detach-selftest
+SELFTEST_QUESTIONS = {
+    "q1": ("x = torch.ones(3, requires_grad=True); y = x.clone().detach(); y.add_(1): does x._version change?",
+           "bool"),
+    "q2": ("x = torch.tensor(2., requires_grad=True); y = x ** 3; (x * y.detach() + y).backward(): "
+           "what is x.grad.item()?", "float"),
+    "q3": ("x = torch.ones(3, requires_grad=True): is x.detach().requires_grad_() a leaf?", "bool"),
+    "q4": ("under torch.inference_mode(): b = torch.ones(3) * 2; c = b.clone(). Can c be saved for backward "
+           "in a computation outside inference mode?", "bool"),
+    "q5": ("layer = nn.Linear(3, 2) built normally; under torch.inference_mode(): layer.weight.mul_(0.5). "
+           "After a forward and backward outside it, is layer.weight.grad None?", "bool"),
+    "q6": ("loss = head(encoder(x)).sum().detach().requires_grad_(): does loss.backward() raise an error?",
+           "bool"),
+    "q7": ("after that loss.backward(), is head.weight.grad None?", "bool"),
+    "q8": ("p = nn.Parameter(torch.ones(3)): is p.detach() an nn.Parameter?", "bool"),
+}
+selftest("detach-selftest", SELFTEST_QUESTIONS, hidden=("q4", "q5", "q7"), agree="close")

@@ -1,0 +1,137 @@
+"""Chapter 2, "In-place operations and the version counter": how its exercises are checked.
+
+The keys (what each answer should give) are in ``answer_key.inplace``; this module only draws the
+inputs and calls the answers. The repairs are called on a fresh leaf by :func:`backward_report`,
+which reports what autograd did with the answer's result: its value, what ``backward()`` raised,
+and the gradient it left on the leaf.
+
+Defined in Chapter 2, "In-place operations and the version counter" (notebooks/inplace/inplace.ipynb).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import torch
+
+from autograder.engine.cases import exercise, require_dict, selftest
+from autograder.engine.codec import type_name
+from autograder.engine.draw import Draw
+
+SAVES_VALUES = ("input", "output", "nothing")
+
+# --------------------------------------------------------------------------- inplace-saves
+#: Each key of SAVES, the expression it asks about (over a non-leaf ``a``), and whether its check
+#: is hidden. No cell of the chapter says what these ops save.
+SAVES_EXPRESSIONS: dict[str, tuple[str, bool]] = {
+    "softplus": ("torch.nn.functional.softplus(a)", False),
+    "sqrt": ("a.sqrt()", False),
+    "softmax": ("a.softmax(0)", False),
+    "cosh": ("a.cosh()", False),
+    "cumsum": ("a.cumsum(0)", False),
+    "erf": ("a.erf()", False),
+    "relu6": ("torch.nn.functional.relu6(a)", True),
+    "softmin": ("torch.nn.functional.softmin(a, 0)", True),
+    "atan": ("a.atan()", True),
+    "flip": ("a.flip(0)", True),
+}
+
+saves = exercise("inplace-saves", "SAVES", require=require_dict("SAVES", list(SAVES_EXPRESSIONS)), returns="str")
+for _key, (_text, _hidden) in SAVES_EXPRESSIONS.items():
+    saves.entry(_key, f"SAVES[{_key!r}] ({_text})", hidden=_hidden)
+
+# --------------------------------------------------------------------------- inplace-saves-more
+#: The same question for more ops; no cell of the chapter says what they save.
+SAVES_MORE_EXPRESSIONS: dict[str, tuple[str, bool]] = {
+    "rsqrt": ("a.rsqrt()", False),
+    "tan": ("a.tan()", False),
+    "expm1": ("a.expm1()", False),
+    "log1p": ("a.log1p()", False),
+    "abs": ("a.abs()", False),
+    "leaky_relu": ("torch.nn.functional.leaky_relu(a, 0.1)", False),
+    "neg": ("-a", False),
+    "exp2": ("a.exp2()", True),
+    "log_softmax": ("a.log_softmax(0)", True),
+    "sinh": ("a.sinh()", True),
+    "silu": ("torch.nn.functional.silu(a)", True),
+    "sub_const": ("a - 2", True),
+}
+
+saves_more = exercise("inplace-saves-more", "SAVES_MORE",
+                      require=require_dict("SAVES_MORE", list(SAVES_MORE_EXPRESSIONS)), returns="str")
+for _key, (_text, _hidden) in SAVES_MORE_EXPRESSIONS.items():
+    saves_more.entry(_key, f"SAVES_MORE[{_key!r}] ({_text})", hidden=_hidden)
+
+
+# --------------------------------------------------------------------------- the repairs
+def backward_report(answer: Callable[[torch.Tensor], Any], x0: torch.Tensor) -> dict[str, Any]:
+    """Call a repaired function on a fresh leaf made from ``x0``, backpropagate from its result,
+    and report what happened: the value it returned, what ``backward()`` raised (the first line
+    of torch's message) and the gradient it left on the leaf."""
+    x = x0.clone().requires_grad_(True)
+    out = answer(x)
+    if type(out) is not torch.Tensor:
+        return {"value": f"<{type_name(out)}>", "backward": None, "grad": None}
+    value = out.detach().clone()
+    try:
+        out.backward()
+    except RuntimeError as err:
+        return {"value": value, "backward": _first_sentence(str(err)), "grad": None}
+    return {"value": value, "backward": None, "grad": None if x.grad is None else x.grad.clone()}
+
+
+def _first_sentence(text: str) -> str:
+    """Torch's message up to its hint, which says nothing about the input."""
+    return text.split(" Hint:")[0].strip()[:300]
+
+
+def _vector(draw: Draw) -> tuple:
+    return (draw.randn(draw.sized(2, 7)),)
+
+
+def _matrix(draw: Draw) -> tuple:
+    return (draw.randn(draw.sized(2, 4), draw.sized(2, 3)),)
+
+
+def _large(draw: Draw) -> tuple:
+    return (3 * draw.randn(draw.sized(2, 9)),)
+
+
+def _single(draw: Draw) -> tuple:
+    return (draw.randn(1),)
+
+
+REPAIR_CASES: dict[str, tuple[str, Callable[[Draw], tuple], bool]] = {
+    # name: (what the case draws, recipe (also the search's), hidden)
+    "vector": ("a drawn vector x", _vector, False),
+    "matrix": ("a drawn matrix x", _matrix, False),
+    "large": ("a vector x of large values", _large, True),
+    "single": ("a vector x of one element", _single, True),
+}
+
+# ----------------------------------------------------------------------------- inplace-fix-gate
+gate = exercise("inplace-fix-gate", "fixed_gate", call=backward_report, returns="observation", agree="close")
+for _name, (_what, _recipe, _hidden) in REPAIR_CASES.items():
+    gate.case(_name, f"fixed_gate(x) then backward, on {_what}", _recipe, hidden=_hidden, points=1,
+              search=_recipe, tries=4)
+
+# ---------------------------------------------------------------------------- inplace-fix-alias
+alias = exercise("inplace-fix-alias", "fixed_energy", call=backward_report, returns="observation", agree="close")
+for _name, (_what, _recipe, _hidden) in REPAIR_CASES.items():
+    alias.case(_name, f"fixed_energy(x) then backward, on {_what}", _recipe, hidden=_hidden, points=1,
+               search=_recipe, tries=4)
+
+# --------------------------------------------------------------------------- inplace-selftest
+SELFTEST_QUESTIONS = {
+    "q1": ("a = torch.zeros(4); v = a.view(2, 2); v[0].add_(1); a.detach().mul_(2); torch.sin(a, out=a): "
+           "what is a._version?", "int"),
+    "q2": ("a = torch.zeros(3); b = a.clone(); b.add_(1); a += b; a.copy_(b): what is b._version?", "int"),
+    "q3": ("x a leaf that requires grad; y = x.exp(); z = y * 3; under torch.no_grad(): z.add_(1); "
+           "does z.sum().backward() succeed?", "bool"),
+    "q4": ("x = torch.ones(4, requires_grad=True); y = x * 1; y.data.add_(1); y.detach()[0] = 5; y.add_(1): "
+           "what is y._version?", "int"),
+    "q5": ("a a non-leaf; y = (a * a.detach()).sum(); under torch.no_grad(): a.add_(1); "
+           "does y.backward() succeed?", "bool"),
+}
+selftest("inplace-selftest", SELFTEST_QUESTIONS, hidden=("q4", "q5"))

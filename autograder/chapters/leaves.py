@@ -1,0 +1,387 @@
+"""Chapter 4, "Leaves, ``.grad`` and accumulation": how its exercises are checked.
+
+Every answer of this chapter acts on autograd state (``.grad``, parameters), so every case has a
+driver: it builds fresh grader-owned tensors and modules from the case's seed, lets the answer act
+on them, and reports as plain data what it finds afterwards — values, ``.grad``, version counters,
+which tensors the grader-owned model was called on, and the events autograd itself produces
+(a gradient accumulated into a leaf's ``.grad``, a saved tensor read by a backward pass). The keys
+(what each report should hold, and what each catalogued mistake makes it hold) are in
+``answer_key.leaves``; nothing here knows them.
+
+Defined in Chapter 4, "Leaves, ``.grad`` and accumulation" (notebooks/leaves/leaves.ipynb).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from autograder.engine.cases import exercise, selftest
+from autograder.engine.codec import type_name
+from autograder.engine.draw import Draw
+
+__all__ = ["Net", "Regression", "accumulation_witness", "drive_accumulate", "drive_hidden_grad", "drive_sgd"]
+
+
+# ------------------------------------------------------------------------------ evidence
+def accumulation_witness(t: torch.Tensor, seen: Callable[[torch.Tensor], None]) -> Any:
+    """Call ``seen(t)`` each time autograd itself accumulates a gradient into ``t.grad``.
+
+    The hook runs after ``AccumulateGrad`` has written ``t.grad``; it counts only when the node that
+    is running is that leaf's own ``AccumulateGrad`` (a hook called by hand, outside a backward
+    pass, sees no running node). Returns the hook's handle.
+    """
+
+    def hook(leaf: torch.Tensor) -> None:
+        node = torch._C._current_autograd_node()
+        if type(node).__name__ == "AccumulateGrad" and getattr(node, "variable", None) is leaf:
+            seen(leaf)
+
+    return t.register_post_accumulate_grad_hook(hook)
+
+
+def _reported(value: Any) -> Any:
+    """What an answer returned, as plain data: a tensor's values, or the kind of thing it was."""
+    if type(value) is torch.Tensor:
+        return value.detach().clone()
+    if value is None:
+        return None
+    if type(value) in (list, tuple) and value and all(type(v) is torch.Tensor for v in value):
+        return f"a {type(value).__name__} of {len(value)} tensors"
+    return f"a {type_name(value)}"
+
+
+def _fresh_leaf(t: torch.Tensor) -> torch.Tensor:
+    """A grader-owned copy of a leaf: same values, type (a Parameter stays one), requires_grad and .grad."""
+    if isinstance(t, nn.Parameter):
+        copy = nn.Parameter(t.detach().clone(), requires_grad=t.requires_grad)
+    else:
+        copy = t.detach().clone().requires_grad_(t.requires_grad)
+    if t.grad is not None:
+        copy.grad = t.grad.detach().clone()
+    return copy
+
+
+def _same_leaf(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """``a`` still holds what the copy ``b`` was made with: values, requires_grad and .grad."""
+    if a.requires_grad != b.requires_grad or not torch.equal(a.detach(), b.detach()):
+        return False
+    if (a.grad is None) != (b.grad is None):
+        return False
+    return a.grad is None or torch.equal(a.grad, b.grad)
+
+
+# --------------------------------------------------------------------------- leaves-sgd-step
+class Regression:
+    """A squared-error loss of a list of parameters on drawn data: ``loss(params)``.
+
+    Attributes:
+        kind: ``linear`` (``x @ w + b``), ``mlp`` (``tanh(x @ w1 + b1) @ w2``), ``unused`` (``x @ w``,
+            with a second parameter the loss never reads) or ``module`` (an ``nn.Linear``'s
+            parameters, ``F.linear(x, weight, bias)``).
+    """
+
+    def __init__(self, kind: str, x: torch.Tensor, y: torch.Tensor) -> None:
+        self.kind, self.x, self.y = kind, x, y
+
+    def __call__(self, params: Sequence[torch.Tensor]) -> torch.Tensor:
+        x, y = self.x, self.y
+        if self.kind == "linear":
+            out = x @ params[0] + params[1]
+        elif self.kind == "mlp":
+            out = torch.tanh(x @ params[0] + params[1]) @ params[2]
+        elif self.kind == "unused":
+            out = x @ params[0]
+        else:
+            out = F.linear(x, params[0], params[1])
+        return F.mse_loss(out, y)
+
+    def __repr__(self) -> str:
+        what = {"linear": "x @ w + b", "mlp": "tanh(x @ w1 + b1) @ w2", "unused": "x @ w (the second unused)",
+                "module": "F.linear(x, weight, bias)"}[self.kind]
+        return f"mse of {what} on {len(self.x)} samples"
+
+
+def _regression_data(draw: Draw, d: int, k: int) -> tuple[torch.Tensor, torch.Tensor]:
+    n = draw.sized(2, 12)
+    x = draw.randn(n, d)
+    return x, x @ draw.randn(d, k) + 0.1 * draw.randn(n, k)
+
+
+def sgd_problem(kind: str, steps: tuple[int, int] = (1, 4)) -> Callable[[Draw], tuple]:
+    """Inputs ``(params, loss, lr, steps)``: fresh leaves, a loss over them, a rate and a step count."""
+
+    def recipe(draw: Draw) -> tuple:
+        d, k = draw.sized(1, 4), draw.sized(1, 3)
+        x, y = _regression_data(draw, d, k)
+        if kind == "linear":
+            params = [draw.randn(d, k), draw.randn(k)]
+        elif kind == "mlp":
+            hidden = draw.sized(2, 6)
+            params = [draw.randn(d, hidden), draw.randn(hidden), draw.randn(hidden, k)]
+        elif kind == "unused":
+            params = [draw.randn(d, k), draw.randn(draw.sized(1, 3))]
+        else:
+            params = [nn.Parameter(draw.randn(k, d)), nn.Parameter(draw.randn(k))]
+        params = [p if isinstance(p, nn.Parameter) else p.requires_grad_() for p in params]
+        lr = draw.choice([0.05, 0.1, 0.2, 0.3])
+        return params, Regression(kind, x, y), lr, draw.integer(*steps)
+
+    return recipe
+
+
+def _show_sgd(inputs: tuple) -> str:
+    params, loss, lr, steps = inputs
+    kinds = "nn.Parameters" if isinstance(params[0], nn.Parameter) else "tensors"
+    shapes = ", ".join(str(tuple(p.shape)) for p in params)
+    return f"{kinds} of shapes {shapes}, lr={lr}, {steps} step{'s' * (steps > 1)}, loss {loss!r}"
+
+
+def drive_sgd(step: Callable, params: list[torch.Tensor], loss: Regression, lr: float, steps: int) -> dict[str, Any]:
+    """Train grader-owned copies of ``params``: before each call of ``step(params, lr)`` the loss is
+    computed from those very tensors, as a model holds them, and backpropagated. Reports, after
+    each step, the tensors' values and whether each one that had a gradient was written in place
+    so that autograd saw the write (its version counter moved: a write under ``torch.no_grad()``
+    moves it, a write through ``.data`` does not); and at the end whether the list still holds the
+    same tensors, still leaves that require grad, and whether every step left ``.grad`` cleared.
+    The yes-or-no facts come first in the report, the values last."""
+    originals = [_fresh_leaf(p) for p in params]
+    given = list(originals)
+    values, written, cleared = [], [], True
+    for _ in range(steps):
+        loss(originals).backward()
+        had_grad = [p.grad is not None for p in originals]
+        versions = [p._version for p in originals]
+        step(given, lr)
+        values.append([p.detach().clone() for p in originals])
+        written.append([p._version > v if had else None
+                        for p, v, had in zip(originals, versions, had_grad, strict=True)])
+        cleared = cleared and all(p.grad is None or not bool(p.grad.any()) for p in originals)
+    # The yes-or-no facts come first: a message shows the entries that differ in this order, and a
+    # long list of values would otherwise crowd out the fact that tells the mistake.
+    return {
+        ".grad cleared after each step": cleared,
+        "the list holds the same tensors": all(a is b for a, b in zip(given, originals, strict=True)),
+        "still leaves that require grad": all(p.is_leaf and p.requires_grad for p in originals),
+        "written where autograd sees it": written,
+        "values after each step": values,
+    }
+
+
+sgd = exercise("leaves-sgd-step", "sgd_step", call=drive_sgd, returns="observation", agree="loose", show=_show_sgd)
+SGD_CASES: dict[str, tuple[str, Callable[[Draw], tuple], bool, int]] = {
+    # name: (probe, recipe (also the search's), hidden, points)
+    "linear": ("sgd_step(params, lr)", sgd_problem("linear", (2, 4)), False, 1),
+    "one-step": ("sgd_step(params, lr)", sgd_problem("module", (1, 1)), False, 1),
+    "mlp": ("sgd_step(params, lr)", sgd_problem("mlp", (3, 6)), True, 1),
+    "unused-parameter": ("sgd_step(params, lr)", sgd_problem("unused", (2, 4)), True, 1),
+    "module-parameters": ("sgd_step(params, lr)", sgd_problem("module", (2, 5)), True, 1),
+}
+for _name, (_probe, _recipe, _hidden, _points) in SGD_CASES.items():
+    sgd.case(_name, _probe, _recipe, hidden=_hidden, points=_points, search=_recipe, tries=4)
+
+
+# --------------------------------------------------------------------------- leaves-accumulate
+class Recorded(nn.Module):
+    """The network handed to ``accumulated_grads``: it notes how many rows each input it is called on has."""
+
+    def __init__(self, body: nn.Module) -> None:
+        super().__init__()
+        self.body = body
+        self.rows: list[int] = []
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        self.rows.append(int(x.shape[0]))
+        return self.body(x)
+
+
+class Net:
+    """A seeded network to build afresh for every call: a regressor or a classifier."""
+
+    def __init__(self, kind: str, width: int, outputs: int, seed: int) -> None:
+        self.kind, self.width, self.outputs, self.seed = kind, width, outputs, seed
+
+    def build(self) -> Recorded:
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(self.seed)
+            if self.kind == "linear":
+                body: nn.Module = nn.Linear(self.width, self.outputs)
+            else:
+                body = nn.Sequential(nn.Linear(self.width, 5), nn.Tanh(), nn.Linear(5, self.outputs))
+        return Recorded(body)
+
+    def __repr__(self) -> str:
+        if self.kind == "linear":
+            return f"nn.Linear({self.width}, {self.outputs})"
+        return f"an MLP {self.width} → 5 → {self.outputs}"
+
+
+def accumulation_problem(kind: str, loss: str, stale: bool, count: tuple[int, int] = (2, 4)) -> Callable[[Draw], tuple]:
+    """Inputs ``(net, loss_fn, batches, stale)``: micro-batches of uneven sizes (at least two sizes)."""
+
+    def recipe(draw: Draw) -> tuple:
+        width = draw.sized(1, 4)
+        outputs = draw.integer(2, 3) if loss == "cross-entropy" else draw.sized(1, 2)
+        sizes = [draw.sized(1, 7) for _ in range(draw.integer(*count))]
+        if len(sizes) > 1 and len(set(sizes)) == 1:
+            sizes[-1] += 1
+        batches = []
+        for n in sizes:
+            x = draw.randn(n, width)
+            if loss == "cross-entropy":
+                y = torch.tensor([draw.integer(0, outputs - 1) for _ in range(n)])
+            else:
+                y = draw.randn(n, outputs)
+            batches.append((x, y))
+        net = Net(kind, width, outputs, draw.integer(0, 10_000))
+        loss_fn = {"mse": nn.MSELoss(), "functional-mse": F.mse_loss, "cross-entropy": nn.CrossEntropyLoss()}[loss]
+        return net, loss_fn, batches, stale
+
+    return recipe
+
+
+def _show_accumulate(inputs: tuple) -> str:
+    net, loss_fn, batches, stale = inputs
+    loss = loss_fn.__name__ if callable(loss_fn) and not isinstance(loss_fn, nn.Module) else f"{loss_fn!r}"
+    sizes = ", ".join(str(len(x)) for x, _ in batches)
+    return f"{net!r}, {loss}, micro-batches of {sizes}" + (", .grad already 0.5" if stale else "")
+
+
+def drive_accumulate(answer: Callable, net: Net, loss_fn: Callable, batches: list, stale: bool) -> dict[str, Any]:
+    """Build the network afresh (with ``.grad`` already 0.5 when ``stale``), call the answer on it
+    and on copies of the micro-batches. Reports the gradients returned, the row counts of the inputs
+    the network was called on (sorted), how many times autograd accumulated into each parameter's
+    ``.grad``, and whether the parameters' values and the micro-batches were left as they were."""
+    model = net.build()
+    params = list(model.parameters())
+    if stale:
+        for p in params:
+            p.grad = torch.full_like(p, 0.5)
+    counts = [0] * len(params)
+    handles = [accumulation_witness(p, lambda _t, i=i: counts.__setitem__(i, counts[i] + 1))
+               for i, p in enumerate(params)]
+    before = [p.detach().clone() for p in params]
+    given = [(x.clone(), y.clone()) for x, y in batches]
+    found = answer(model, loss_fn, given)
+    for handle in handles:
+        handle.remove()
+    if type(found) is list and all(type(g) is torch.Tensor for g in found):
+        gradients: Any = [g.detach().clone() for g in found]
+    else:
+        gradients = _reported(found)
+    untouched = all(torch.equal(p.detach(), b) for p, b in zip(params, before, strict=True)) and all(
+        torch.equal(x, bx) and torch.equal(y, by) for (x, y), (bx, by) in zip(given, batches, strict=True))
+    return {
+        "rows of each forward": sorted(model.rows),
+        "accumulations into each .grad": counts,
+        "parameters and batches left alone": untouched,
+        "gradients": gradients,
+    }
+
+
+accumulate = exercise("leaves-accumulate", "accumulated_grads", call=drive_accumulate, returns="observation",
+                      agree="loose", show=_show_accumulate)
+ACCUMULATE_CASES: dict[str, tuple[str, Callable[[Draw], tuple], bool, int]] = {
+    "uneven": ("accumulated_grads(model, loss_fn, batches)",
+               accumulation_problem("linear", "mse", stale=False), False, 1),
+    "stale-grads": ("accumulated_grads(model, loss_fn, batches)",
+                    accumulation_problem("linear", "mse", stale=True), False, 1),
+    "two-batches": ("accumulated_grads(model, loss_fn, batches)",
+                    accumulation_problem("linear", "functional-mse", stale=False, count=(2, 2)), False, 1),
+    "classifier": ("accumulated_grads(model, loss_fn, batches)",
+                   accumulation_problem("mlp", "cross-entropy", stale=False), True, 1),
+    "classifier-stale": ("accumulated_grads(model, loss_fn, batches)",
+                         accumulation_problem("mlp", "cross-entropy", stale=True), True, 1),
+    "many-batches": ("accumulated_grads(model, loss_fn, batches)",
+                     accumulation_problem("mlp", "mse", stale=True, count=(5, 7)), True, 1),
+    "one-batch": ("accumulated_grads(model, loss_fn, batches)",
+                  accumulation_problem("linear", "functional-mse", stale=False, count=(1, 1)), True, 1),
+}
+# A single micro-batch cannot tell accumulation from one pass over the whole batch: that check also
+# runs on the same network with several micro-batches.
+for _name, (_probe, _recipe, _hidden, _points) in ACCUMULATE_CASES.items():
+    _anchors = (accumulation_problem("linear", "functional-mse", stale=False, count=(3, 3)),) \
+        if _name == "one-batch" else ()
+    accumulate.case(_name, _probe, _recipe, hidden=_hidden, points=_points, search=_recipe, tries=4,
+                    anchors=_anchors)
+
+
+# --------------------------------------------------------------------------- leaves-hidden-grad
+def hidden_problem(x_grad: bool, w_grad: bool, old_grad: bool = False) -> Callable[[Draw], tuple]:
+    """Inputs ``(x, w)``: drawn leaves, each requiring grad or not; ``w`` may carry an old ``.grad``."""
+
+    def recipe(draw: Draw) -> tuple:
+        n, d, k = draw.sized(1, 5), draw.sized(1, 4), draw.sized(1, 4)
+        x, w = draw.randn(n, d).requires_grad_(x_grad), draw.randn(d, k).requires_grad_(w_grad)
+        if old_grad:
+            w.grad = draw.randn(d, k)
+        return x, w
+
+    return recipe
+
+
+def _show_pair(inputs: tuple) -> str:
+    x, w = inputs
+
+    def one(name: str, t: torch.Tensor) -> str:
+        return (f"{name} of shape {tuple(t.shape)}" + (" requiring grad" if t.requires_grad else "")
+                + (" with a .grad already" if t.grad is not None else ""))
+
+    return f"{one('x', x)}, {one('w', w)}"
+
+
+def drive_hidden_grad(answer: Callable, x: torch.Tensor, w: torch.Tensor) -> dict[str, Any]:
+    """Call the answer on grader-owned copies of ``x`` and ``w``, inside saved-tensor hooks of the
+    grader's. Reports what it returned, the distinct tensors that ``TanhBackward0`` (tanh's node in
+    a backward pass) read back from what its forward saved during the call — only a backward pass
+    over the forward's graph reads them — and whether ``x`` and ``w`` were left as they were
+    (values, ``requires_grad`` and ``.grad``)."""
+    mine = [_fresh_leaf(x), _fresh_leaf(w)]
+    read: list[torch.Tensor] = []
+
+    def unpack(saved: torch.Tensor) -> torch.Tensor:
+        node = torch._C._current_autograd_node()
+        if type(node).__name__ == "TanhBackward0" and not any(torch.equal(saved, r) for r in read):
+            read.append(saved.detach().clone())
+        return saved
+
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t, unpack):
+        found = answer(*mine)
+    return {
+        "gradient": _reported(found),
+        "what tanh's backward read": read,
+        "x and w left as they were": all(_same_leaf(a, b) for a, b in zip(mine, (x, w), strict=True)),
+    }
+
+
+hidden_grad = exercise("leaves-hidden-grad", "hidden_grad", call=drive_hidden_grad, returns="observation",
+                       agree="close", show=_show_pair)
+HIDDEN_CASES: dict[str, tuple[str, Callable[[Draw], tuple], bool, int]] = {
+    "both-require-grad": ("hidden_grad(x, w)", hidden_problem(True, True), False, 1),
+    "neither-requires-grad": ("hidden_grad(x, w)", hidden_problem(False, False), False, 1),
+    "only-w": ("hidden_grad(x, w)", hidden_problem(False, True), True, 1),
+    "only-x": ("hidden_grad(x, w)", hidden_problem(True, False), True, 1),
+    "neither-again": ("hidden_grad(x, w)", hidden_problem(False, False), True, 1),
+    "w-has-old-grad": ("hidden_grad(x, w)",
+                       hidden_problem(False, True, old_grad=True), True, 1),
+}
+for _name, (_probe, _recipe, _hidden, _points) in HIDDEN_CASES.items():
+    hidden_grad.case(_name, _probe, _recipe, hidden=_hidden, points=_points, search=_recipe, tries=3)
+
+
+# --------------------------------------------------------------------------- leaves-selftest
+SELFTEST_QUESTIONS = {
+    "q1": ("w = torch.ones(3, requires_grad=True); u = w[:2]: is u.is_leaf?", "bool"),
+    "q2": ("y = w * 2, computed under torch.no_grad(): is y.is_leaf?", "bool"),
+    "q3": ("w = torch.full((2,), 2.0, requires_grad=True); loss = (w ** 3).sum(); "
+           "loss.backward(retain_graph=True); loss.backward(): what is w.grad[0].item()?", "float"),
+    "q4": ("p, q leaves requiring grad; opt = torch.optim.SGD([p], lr=0.1); (p * q).sum().backward(); "
+           "opt.zero_grad(): is q.grad None?", "bool"),
+    "q5": ("y = torch.ones(2) * 3 under torch.inference_mode(); does (y * w).sum().backward() succeed "
+           "for w requiring grad?", "bool"),
+}
+selftest("leaves-selftest", SELFTEST_QUESTIONS, hidden=("q4", "q5"))

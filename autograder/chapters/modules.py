@@ -1,0 +1,574 @@
+"""Chapter 5, "Parameters, buffers and module ownership": how its exercises are checked.
+
+The answers are module classes and a counting function, so most cases have a driver: it builds
+the learner's module from a seeded draw (sizes, a schedule of training and eval forwards, the
+batches), runs forwards, a backward, an optimizer step, a ``state_dict`` round trip through
+``torch.save``/``torch.load(weights_only=True)`` or a ``.to()``, and reports what it found as plain
+data: how the module holds a tensor, its dtype and device, a count, an output. The keys — what
+the reference classes report through the same drivers, and what each catalogued mistake makes
+them report — are in ``answer_key.modules``; nothing here knows them.
+
+Defined in Chapter 5, "Parameters, buffers and module ownership" (notebooks/modules/modules.ipynb).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from typing import Any
+
+import torch
+from torch import nn
+
+from autograd_figures.state import state_kind
+from autograder.engine.cases import AnswerTypeError, exercise, require_dict, selftest
+from autograder.engine.codec import type_name
+from autograder.engine.draw import Draw, derived_seed
+
+__all__ = ["Schedule", "build", "module_class", "round_trip"]
+
+
+def module_class(answer: str) -> Callable[[Any], None]:
+    """A whole-answer check: the answer is a subclass of ``nn.Module``."""
+
+    def check(value: Any) -> None:
+        if not (isinstance(value, type) and issubclass(value, nn.Module)):
+            raise AnswerTypeError(f"{answer} must be a class that subclasses torch.nn.Module, found {type_name(value)}")
+
+    return check
+
+
+def build(make: Callable[[], nn.Module], seed: int) -> nn.Module:
+    """``make()`` with torch's global generator seeded, and left as it was afterwards: a module's
+    initial weights depend on the seed only, and checking never moves the learner's random stream."""
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        return make()
+
+
+def round_trip(module: nn.Module, fresh: nn.Module) -> nn.Module:
+    """Save ``module``'s state_dict to bytes and load it into ``fresh``, as a checkpoint would."""
+    buffer = io.BytesIO()
+    torch.save(module.state_dict(), buffer)
+    buffer.seek(0)
+    fresh.load_state_dict(torch.load(buffer, weights_only=True))
+    return fresh
+
+
+def _counted(value: Any) -> Any:
+    """A counter as a report gives it: an int read off a tensor, a plain value as is, else its kind."""
+    if isinstance(value, torch.Tensor):
+        return int(value) if value.numel() == 1 else f"a tensor of shape {tuple(value.shape)}"
+    return value if type(value) in (int, float, bool) or value is None else f"a {type_name(value)}"
+
+
+class Schedule:
+    """A drawn run: the module's sizes, one mode per forward (``t`` training, ``e`` eval) and one
+    batch per forward; ``seed`` makes the module's initial weights."""
+
+    def __init__(self, sizes: tuple[int, ...], modes: str, batches: tuple[torch.Tensor, ...], seed: int,
+                 momentum: float | None = None) -> None:
+        self.sizes, self.modes, self.batches, self.seed, self.momentum = sizes, modes, batches, seed, momentum
+
+    def __repr__(self) -> str:
+        parts = [f"sizes {self.sizes}"]
+        if self.momentum is not None:
+            parts.append(f"momentum={self.momentum}")
+        parts.append(f"forwards {self.modes!r} (t training, e eval) on batches of {len(self.batches[0])}")
+        return ", ".join(parts)
+
+
+def schedule(sizes: Callable[[Draw], tuple[int, ...]], modes: Callable[[Draw], str],
+             momentum: tuple[float, ...] | None = None) -> Callable[[Draw], tuple]:
+    """Inputs ``(schedule,)``: drawn sizes, modes and batches (their first size is the input width)."""
+
+    def recipe(draw: Draw) -> tuple:
+        drawn = sizes(draw)
+        run = modes(draw)
+        rows = draw.sized(2, 6)
+        batches = tuple(draw.randn(rows, drawn[0]) * 2 + draw.integer(-3, 3) for _ in run)
+        chosen = draw.choice(momentum) if momentum else None
+        return (Schedule(drawn, run, batches, draw.integer(0, 10_000), chosen),)
+
+    return recipe
+
+
+def modes_with_both(low: int = 1, high: int = 4) -> Callable[[Draw], str]:
+    """A schedule with training and eval forwards in unequal numbers, eval ones between training ones."""
+
+    def modes(draw: Draw) -> str:
+        training, evaluating = draw.sized(low, high) + 1, draw.sized(low, high)
+        if training == evaluating:
+            training += 1
+        run = ["t"] * training
+        for _ in range(evaluating):
+            run.insert(draw.integer(1, len(run)), "e")
+        return "".join(run)
+
+    return modes
+
+
+def training_only(low: int = 1, high: int = 4) -> Callable[[Draw], str]:
+    return lambda draw: "t" * draw.sized(low, high)
+
+
+def _show(inputs: tuple) -> str:
+    return repr(inputs[0])
+
+
+# --------------------------------------------------------------------------- modules-counting-linear
+def _linear_sizes(draw: Draw) -> tuple[int, int]:
+    return draw.sized(1, 5), draw.sized(1, 4)
+
+
+def counting_linear(answer: type, run: Schedule) -> nn.Module:
+    return build(lambda: answer(*run.sizes), run.seed)
+
+
+def _forwards(module: nn.Module, run: Schedule, grad: bool = False) -> list[Any]:
+    outputs = []
+    with torch.set_grad_enabled(grad):
+        for mode, x in zip(run.modes, run.batches, strict=True):
+            module.train(mode == "t")
+            outputs.append(module(x))
+    return outputs
+
+
+def observe_counter_kind(answer: type, run: Schedule) -> str:
+    """How ``CountingLinear`` holds ``calls``: parameter, buffer, non-persistent buffer, plain tensor…"""
+    return state_kind(counting_linear(answer, run), "calls")
+
+
+def observe_counter_type(answer: type, run: Schedule) -> Any:
+    """``calls``'s dtype and shape (or the kind of value it is instead)."""
+    value = getattr(counting_linear(answer, run), "calls", None)
+    if not isinstance(value, torch.Tensor):
+        return f"a {type_name(value)}"
+    return [str(value.dtype), list(value.shape)]
+
+
+def observe_counts(answer: type, run: Schedule) -> Any:
+    """``calls`` after the schedule's forwards."""
+    module = counting_linear(answer, run)
+    _forwards(module, run)
+    return _counted(getattr(module, "calls", None))
+
+
+def observe_round_trip(answer: type, run: Schedule) -> Any:
+    """``calls`` of a fresh module after loading the state_dict of one that ran the schedule."""
+    module = counting_linear(answer, run)
+    _forwards(module, run)
+    fresh = round_trip(module, counting_linear(answer, run))
+    return _counted(getattr(fresh, "calls", None))
+
+
+def observe_moves(answer: type, run: Schedule) -> Any:
+    """After the schedule, ``.to("meta")`` and ``.to(torch.float64)`` of copies: where ``calls`` went."""
+    found = {}
+    for target in ("meta", torch.float64):
+        module = counting_linear(answer, run)
+        _forwards(module, run)
+        module.to(target)
+        value = getattr(module, "calls", None)
+        found[str(target)] = (f"{value.device.type} {value.dtype}" if isinstance(value, torch.Tensor)
+                              else f"a {type_name(value)}")
+    return found
+
+
+def observe_counter_grad(answer: type, run: Schedule) -> Any:
+    """After training forwards with gradient recording on and a backward: does ``calls`` require
+    grad, does ``parameters()`` yield it, does it have a ``.grad``?"""
+    module = counting_linear(answer, run)
+    outputs = _forwards(module, run, grad=True)
+    total = sum(out.sum() for out in outputs if isinstance(out, torch.Tensor) and out.requires_grad)
+    if isinstance(total, torch.Tensor):
+        total.backward()
+    value = getattr(module, "calls", None)
+    return {"calls": _counted(value), "requires grad": bool(getattr(value, "requires_grad", False)),
+            "among parameters()": any(p is value for p in module.parameters()),
+            "has a .grad": getattr(value, "grad", None) is not None}
+
+
+def observe_training(answer: type, run: Schedule) -> dict[str, Any]:
+    """One SGD step on a squared error over the trainable parameters: how many scalars train, do they
+    all get a gradient, does the step lower the loss, and how many parameters are integers."""
+    module = counting_linear(answer, run)
+    module.train()
+    x = run.batches[0]
+    target = torch.ones(len(x), run.sizes[1])
+    trainable = [p for p in module.parameters() if p.requires_grad]
+    loss = ((module(x) - target) ** 2).mean()
+    lowers = all_grads = False
+    if trainable and loss.requires_grad:
+        optimizer = torch.optim.SGD(trainable, lr=1e-2)
+        loss.backward()
+        all_grads = all(p.grad is not None for p in trainable)
+        optimizer.step()
+        with torch.no_grad():
+            lowers = bool(((module(x) - target) ** 2).mean() < loss)
+    return {"trainable scalars": sum(p.numel() for p in trainable),
+            "every trainable parameter gets a gradient": all_grads,
+            "one SGD step lowers the loss": lowers,
+            "integer parameters": sum(1 for p in module.parameters() if not p.is_floating_point())}
+
+
+counting = exercise("modules-counting-linear", "CountingLinear", require=module_class("CountingLinear"),
+                    show=_show)
+COUNTING_CASES: dict[str, tuple[str, Callable, Callable[[Draw], tuple], str, bool]] = {
+    # name: (probe, driver, recipe (also the search's), result kind, hidden)
+    "kind": ("how CountingLinear holds calls", observe_counter_kind, schedule(_linear_sizes, training_only()),
+             "str", False),
+    "dtype-shape": ("[dtype, shape] of calls", observe_counter_type, schedule(_linear_sizes, training_only()),
+                    "observation", False),
+    "counts": ("calls after the forwards", observe_counts, schedule(_linear_sizes, modes_with_both()), "observation",
+               False),
+    "weights-train": ("one SGD step over CountingLinear's parameters", observe_training,
+                      schedule(_linear_sizes, training_only()), "observation", False),
+    "counts-more": ("calls after the forwards", observe_counts, schedule(_linear_sizes, modes_with_both(2, 6)),
+                    "observation", True),
+    "round-trip": ("calls of a fresh module after load_state_dict", observe_round_trip,
+                   schedule(_linear_sizes, modes_with_both()), "observation", True),
+    "moves-with-to": ("calls after .to('meta') and after .to(torch.float64)", observe_moves,
+                      schedule(_linear_sizes, training_only()), "observation", True),
+    "never-requires-grad": ("calls after forwards and a backward", observe_counter_grad,
+                            schedule(_linear_sizes, training_only()), "observation", True),
+    "weights-train-more": ("one SGD step over CountingLinear's parameters", observe_training,
+                           schedule(lambda d: (d.sized(2, 8), d.sized(2, 6)), training_only()), "observation", True),
+}
+for _name, (_probe, _driver, _recipe, _kind, _hidden) in COUNTING_CASES.items():
+    counting.case(_name, _probe, _recipe, call=_driver, returns=_kind, hidden=_hidden, search=_recipe, tries=2)
+
+
+# --------------------------------------------------------------------------- modules-running-mean
+def _features(draw: Draw) -> tuple[int]:
+    return (draw.sized(1, 5),)
+
+
+def running_mean(answer: type, run: Schedule) -> nn.Module:
+    momentum = {} if run.momentum is None else {"momentum": run.momentum}
+    return build(lambda: answer(run.sizes[0], **momentum), run.seed)
+
+
+def _running(module: nn.Module) -> Any:
+    value = getattr(module, "running_mean", None)
+    return value.detach().clone() if isinstance(value, torch.Tensor) else f"a {type_name(value)}"
+
+
+def observe_running_kind(answer: type, run: Schedule) -> str:
+    return state_kind(running_mean(answer, run), "running_mean")
+
+
+def observe_outputs(answer: type, run: Schedule) -> dict[str, Any]:
+    """The output of every forward of the schedule (training and eval alike), by its place and mode:
+    a message then shows only the forwards whose output differs."""
+    module = running_mean(answer, run)
+    return {f"forward {i + 1} ({'training' if mode == 't' else 'eval'})":
+            out.detach().clone() if isinstance(out, torch.Tensor) else f"a {type_name(out)}"
+            for i, (mode, out) in enumerate(zip(run.modes, _forwards(module, run), strict=True))}
+
+
+def observe_running(answer: type, run: Schedule) -> Any:
+    """``running_mean`` after the schedule's forwards."""
+    module = running_mean(answer, run)
+    _forwards(module, run)
+    return _running(module)
+
+
+def observe_running_graph(answer: type, run: Schedule) -> dict[str, Any]:
+    """After training forwards on batches that require grad: does ``running_mean`` require grad or
+    carry a ``grad_fn``, and does a backward from each output succeed?"""
+    module = running_mean(answer, run)
+    module.train()
+    errors = []
+    for x in run.batches:
+        out = module(x.detach().clone().requires_grad_())
+        try:
+            out.sum().backward()
+        except RuntimeError as err:
+            errors.append(str(err).split(".")[0])
+    value = getattr(module, "running_mean", None)
+    return {"running_mean": _running(module), "requires grad": bool(getattr(value, "requires_grad", False)),
+            "has a grad_fn": getattr(value, "grad_fn", None) is not None,
+            "backward errors": errors}
+
+
+def observe_running_state(answer: type, run: Schedule) -> dict[str, Any]:
+    """After training forwards: how the module holds running_mean, whether ``parameters()`` yields it
+    and whether ``state_dict()`` holds it."""
+    module = running_mean(answer, run)
+    _forwards(module, run)
+    value = getattr(module, "running_mean", None)
+    return {"held as": state_kind(module, "running_mean"),
+            "yielded by parameters()": any(p is value for p in module.parameters()),
+            "in state_dict()": "running_mean" in module.state_dict()}
+
+
+def observe_round_trip_eval(answer: type, run: Schedule) -> Any:
+    """A fresh module, loaded from the state_dict of one that ran the schedule, in eval on the last batch."""
+    module = running_mean(answer, run)
+    _forwards(module, run)
+    fresh = round_trip(module, running_mean(answer, run))
+    fresh.eval()
+    with torch.no_grad():
+        out = fresh(run.batches[-1])
+    return out.detach().clone() if isinstance(out, torch.Tensor) else f"a {type_name(out)}"
+
+
+def observe_running_dtype(answer: type, run: Schedule) -> str:
+    module = running_mean(answer, run)
+    _forwards(module, run)
+    module.to(torch.float64)
+    value = getattr(module, "running_mean", None)
+    return str(value.dtype) if isinstance(value, torch.Tensor) else f"a {type_name(value)}"
+
+
+running = exercise("modules-running-mean", "RunningMean", require=module_class("RunningMean"), show=_show,
+                   agree="close")
+#: Momentum values of the hidden check: never 0.5, where a reversed convention gives the same values.
+MOMENTA = (0.2, 0.3, 0.7, 0.8)
+RUNNING_CASES: dict[str, tuple[str, Callable, Callable[[Draw], tuple], str, bool]] = {
+    "kind": ("how RunningMean holds running_mean", observe_running_kind, schedule(_features, training_only()),
+             "str", False),
+    "train-output": ("the outputs of training forwards", observe_outputs, schedule(_features, training_only(1, 2)),
+                     "observation", False),
+    "running-after-training": ("running_mean after training forwards", observe_running,
+                               schedule(_features, training_only(2, 4)), "observation", False),
+    "train-and-eval-output": ("the outputs of training and eval forwards", observe_outputs,
+                              schedule(_features, modes_with_both(1, 2)), "observation", False),
+    "no-graph": ("running_mean after forwards on inputs that require grad", observe_running_graph,
+                 schedule(_features, training_only(2, 3)), "observation", False),
+    "no-graph-more": ("running_mean after forwards on inputs that require grad", observe_running_graph,
+                      schedule(_features, training_only(3, 5)), "observation", True),
+    "state": ("how running_mean is held after training forwards", observe_running_state,
+              schedule(_features, training_only()), "observation", True),
+    "eval-output": ("the outputs of training and eval forwards", observe_outputs,
+                    schedule(_features, modes_with_both()), "observation", True),
+    "eval-frozen": ("running_mean after training and eval forwards", observe_running,
+                    schedule(_features, modes_with_both()), "observation", True),
+    "momentum": ("running_mean of RunningMean(n, momentum) after training forwards", observe_running,
+                 schedule(_features, training_only(2, 4), MOMENTA), "observation", True),
+    "round-trip": ("eval output of a fresh module after load_state_dict", observe_round_trip_eval,
+                   schedule(_features, training_only(2, 4)), "observation", True),
+    "float64": ("running_mean's dtype after .to(torch.float64)", observe_running_dtype,
+                schedule(_features, training_only()), "str", True),
+}
+for _name, (_probe, _driver, _recipe, _kind, _hidden) in RUNNING_CASES.items():
+    running.case(_name, _probe, _recipe, call=_driver, returns=_kind, hidden=_hidden, search=_recipe, tries=2)
+
+
+# --------------------------------------------------------------------------- modules-count-params
+class TiedLanguageModel(nn.Module):
+    """An embedding whose weight is also the output layer's: one tensor, two names."""
+
+    def __init__(self, vocabulary: int, width: int) -> None:
+        super().__init__()
+        self.embed = nn.Embedding(vocabulary, width)
+        self.mix = nn.Linear(width, width)
+        self.head = nn.Linear(width, vocabulary, bias=False)
+        self.head.weight = self.embed.weight
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        return self.head(torch.tanh(self.mix(self.embed(tokens))))
+
+
+class WithPlainTensor(nn.Module):
+    """A linear layer plus a tensor attribute that requires grad but was never registered."""
+
+    def __init__(self, width: int, out: int) -> None:
+        super().__init__()
+        self.linear = nn.Linear(width, out)
+        self.scale = torch.ones(out, requires_grad=True)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.linear(x) * self.scale
+
+
+class ListHeld(nn.Module):
+    """Layers kept in a plain Python list (not registered) and one registered output layer."""
+
+    def __init__(self, width: int, count: int, out: int) -> None:
+        super().__init__()
+        self.blocks = [nn.Linear(width, width) for _ in range(count)]
+        self.out = nn.Linear(width, out)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for block in self.blocks:
+            x = torch.relu(block(x))
+        return self.out(x)
+
+
+class Masked(nn.Module):
+    """A linear layer, a non-persistent mask buffer and a persistent step counter."""
+
+    def __init__(self, width: int, out: int) -> None:
+        super().__init__()
+        self.linear = nn.Linear(width, out)
+        self.register_buffer("mask", torch.ones(out, width), persistent=False)
+        self.register_buffer("steps", torch.zeros((), dtype=torch.int64))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x @ (self.linear.weight * self.mask).T + self.linear.bias
+
+
+def _linear(d: Draw) -> nn.Module:
+    return nn.Linear(d.sized(1, 6), d.sized(1, 5))
+
+
+def _nested(d: Draw) -> nn.Module:
+    a, b, c = d.sized(1, 5), d.sized(1, 5), d.sized(1, 4)
+    return nn.Sequential(nn.Linear(a, b), nn.ReLU(), nn.Sequential(nn.Linear(b, b), nn.Tanh(), nn.Linear(b, c)))
+
+
+def _tied(d: Draw) -> nn.Module:
+    return TiedLanguageModel(d.sized(2, 9), d.sized(1, 4))
+
+
+def _frozen_bias(d: Draw) -> nn.Module:
+    layer = _linear(d)
+    layer.bias.requires_grad_(False)
+    return layer
+
+
+def _with_batchnorm(d: Draw) -> nn.Module:
+    a, b = d.sized(1, 5), d.sized(1, 5)
+    return nn.Sequential(nn.Linear(a, b), nn.BatchNorm1d(b), nn.ReLU())
+
+
+def _reused(d: Draw) -> nn.Module:
+    layer = nn.Linear(*(d.sized(1, 5),) * 2)
+    return nn.Sequential(layer, nn.ReLU(), layer)
+
+
+def _reused_thrice(d: Draw) -> nn.Module:
+    width = d.sized(1, 5)
+    layer = nn.Linear(width, width)
+    return nn.Sequential(nn.Linear(d.sized(1, 4), width), layer, nn.ReLU(), layer, nn.Tanh(), layer)
+
+
+def _frozen_backbone(d: Draw) -> nn.Module:
+    a, b, c = d.sized(1, 6), d.sized(1, 5), d.sized(1, 3)
+    backbone = nn.Linear(a, b)
+    backbone.requires_grad_(False)
+    return nn.Sequential(backbone, nn.ReLU(), nn.Linear(b, c))
+
+
+def _plain_tensor(d: Draw) -> nn.Module:
+    return WithPlainTensor(d.sized(1, 5), d.sized(1, 4))
+
+
+def _no_parameters(d: Draw) -> nn.Module:
+    return d.choice([nn.ReLU(), nn.Sequential(nn.Tanh(), nn.Identity()), nn.BatchNorm1d(d.sized(1, 4), affine=False)])
+
+
+def _tied_across_depths(d: Draw) -> nn.Module:
+    """A decoder two levels down reusing an encoder's weight; one bias frozen."""
+    width = d.sized(1, 6)
+    encoder, decoder = nn.Linear(width, width), nn.Linear(width, width)
+    decoder.weight = encoder.weight
+    decoder.bias.requires_grad_(False)
+    return nn.Sequential(encoder, nn.Tanh(), nn.Sequential(nn.Identity(), nn.Sequential(decoder)))
+
+
+def _python_list(d: Draw) -> nn.Module:
+    return ListHeld(d.sized(1, 5), d.integer(1, 3), d.sized(1, 3))
+
+
+def _masked(d: Draw) -> nn.Module:
+    return Masked(d.sized(1, 6), d.sized(1, 4))
+
+
+def module_recipe(make: Callable[[Draw], nn.Module]) -> Callable[[Draw], tuple]:
+    """Inputs ``(module,)``: a module built from drawn sizes, with weights from the draw's seed."""
+    return lambda draw: (build(lambda: make(draw), derived_seed(draw.seed, "weights", draw.size)),)
+
+
+def describe(module: nn.Module) -> str:
+    """A module as a message shows it: its layers, frozen tensors and the names that share a tensor."""
+
+    def layer(m: nn.Module) -> str:
+        # Every registered entry, a module registered twice included (named_children() skips repeats).
+        kids = [child for child in m._modules.values() if child is not None]
+        if kids:
+            inner = ", ".join(layer(child) for child in kids)
+            return f"{type(m).__name__}({inner})"
+        if isinstance(m, nn.Linear):
+            return f"Linear({m.in_features}→{m.out_features})"
+        if isinstance(m, nn.Embedding):
+            return f"Embedding({m.num_embeddings}, {m.embedding_dim})"
+        if isinstance(m, nn.BatchNorm1d):
+            return f"BatchNorm1d({m.num_features}{'' if m.affine else ', affine=False'})"
+        return type(m).__name__
+
+    notes = []
+    named: dict[int, list[str]] = {}
+    for name, p in module.named_parameters(remove_duplicate=False):
+        named.setdefault(id(p), []).append(name)
+        if not p.requires_grad and len(named[id(p)]) == 1:
+            notes.append(f"{name} frozen")
+    notes += [" = ".join(names) for names in named.values() if len(names) > 1]
+    for name, value in vars(module).items():
+        if isinstance(value, list) and value and all(isinstance(v, nn.Module) for v in value):
+            notes.append(f"{name}: a Python list of {len(value)} {layer(value[0])}")
+        elif isinstance(value, torch.Tensor) and not name.startswith("_"):
+            notes.append(f"{name}: a plain tensor of shape {tuple(value.shape)}")
+    return layer(module) + (f" [{'; '.join(notes)}]" if notes else "")
+
+
+count = exercise("modules-count-params", "count_parameters", returns="int",
+                 show=lambda inputs: describe(inputs[0]))
+COUNT_CASES: dict[str, tuple[Callable[[Draw], nn.Module], bool]] = {
+    "linear": (_linear, False),
+    "nested": (_nested, False),
+    "tied": (_tied, False),
+    "frozen-bias": (_frozen_bias, False),
+    "reused-layer": (_reused, False),
+    "batchnorm": (_with_batchnorm, True),
+    "reused-thrice": (_reused_thrice, True),
+    "frozen-backbone": (_frozen_backbone, True),
+    "plain-tensor": (_plain_tensor, True),
+    "no-parameters": (_no_parameters, True),
+    "tied-across-depths": (_tied_across_depths, True),
+    "python-list": (_python_list, True),
+    "non-persistent-buffer": (_masked, True),
+}
+# Every check also runs on a drawn linear layer and on a drawn nested stack: no constant passes.
+for _name, (_make, _hidden) in COUNT_CASES.items():
+    count.case(_name, "count_parameters(module)", module_recipe(_make), hidden=_hidden, search=module_recipe(_make),
+               tries=2, anchors=(module_recipe(_linear), module_recipe(_nested)))
+
+
+# --------------------------------------------------------------------------- modules-batchnorm
+BATCHNORM_CHANNELS = 4
+BATCHNORM_INPUT = (8, BATCHNORM_CHANNELS, 5, 5)
+BATCHNORM_TRAIN_FORWARDS = 3
+BATCHNORM_DTYPE = torch.float16
+BATCHNORM_QUESTIONS = {
+    "parameters": ("how many tensors does bn.parameters() yield?", "int"),
+    "state_dict": ("how many entries does bn.state_dict() hold?", "int"),
+    "tracked_after_train": ("bn.num_batches_tracked after the three training forwards", "int"),
+    "tracked_after_eval": ("bn.num_batches_tracked after one more forward in eval mode", "int"),
+    "tracked_dtype_after_to": ("str(bn.num_batches_tracked.dtype) after bn.to(torch.float16)", "str"),
+    "mean_dtype_after_to": ("str(bn.running_mean.dtype) after bn.to(torch.float16)", "str"),
+}
+batchnorm = exercise("modules-batchnorm", "BATCHNORM", require=require_dict("BATCHNORM", list(BATCHNORM_QUESTIONS)))
+for _key, (_question, _kind) in BATCHNORM_QUESTIONS.items():
+    batchnorm.entry(_key, f"BATCHNORM[{_key!r}] ({_question})", returns=_kind,
+                    hidden=_key in ("tracked_after_eval", "tracked_dtype_after_to"))
+
+
+# --------------------------------------------------------------------------- modules-selftest
+SELFTEST_QUESTIONS = {
+    "q1": ("Stack: self.blocks = [nn.Linear(3, 3), nn.Linear(3, 3)], self.out = nn.Linear(3, 1); "
+           "how many entries does Stack().state_dict() hold?", "int"),
+    "q2": ("self.linear = nn.Linear(4, 4), a buffer mask registered with persistent=False and a buffer "
+           "steps; how many entries does state_dict() hold?", "int"),
+    "q3": ("enc, dec = nn.Linear(8, 8), nn.Linear(8, 8); dec.weight = enc.weight; how many trainable "
+           "scalars does nn.Sequential(enc, nn.ReLU(), dec) hold?", "int"),
+    "q4": ("loss = bn(x).sum() in training mode, then bn.num_batches_tracked.zero_(), then loss.backward(): "
+           "does backward raise?", "bool"),
+    "q5": ("opt = SGD(layer.parameters()); then layer.load_state_dict(zeros for weight and bias); after a "
+           "backward and opt.step(), is layer.weight still all zeros?", "bool"),
+    "q6": ("a running event counter, a 0-dim int64 tensor: which of the two registrations does torch refuse, "
+           "'parameter' or 'buffer'?", "str"),
+}
+selftest("modules-selftest", SELFTEST_QUESTIONS, hidden=("q4", "q5", "q6"))

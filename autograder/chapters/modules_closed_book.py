@@ -1,0 +1,187 @@
+"""The closed-book companion of Chapter 5, "Parameters, buffers and module ownership": how
+``modules-reproduce`` is checked.
+
+``CallCounter(inner)`` wraps any module: it forwards to ``inner`` and counts the forward calls made
+in training mode in an int64 scalar ``calls``. Every case has a driver that wraps an ``inner`` drawn
+per call — modules with parameters only, with buffers of their own, nested containers — runs a
+drawn schedule of training and eval forwards, and reports what it finds. The visible check looks
+only at the form (a forward returns a tensor, ``calls`` is a tensor); every check of behaviour is
+hidden. The keys are in ``answer_key.modules_closed_book``.
+
+Defined in the closed-book companion of Chapter 5 (notebooks/modules-closed-book/modules-closed-book.ipynb).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from typing import Any
+
+import torch
+from torch import nn
+
+from autograd_figures.state import state_kind
+from autograder.chapters.modules import build, module_class
+from autograder.engine.cases import exercise
+from autograder.engine.codec import type_name
+from autograder.engine.draw import Draw
+from autograder.engine.values import KINDS
+
+INNERS: dict[str, Callable[[int], nn.Module]] = {
+    "linear": lambda width: nn.Linear(width, 2),
+    "mlp": lambda width: nn.Sequential(nn.Linear(width, 4), nn.ReLU(), nn.Linear(4, 2)),
+    "batchnorm": lambda width: nn.BatchNorm1d(width),
+    "nested": lambda width: nn.Sequential(nn.BatchNorm1d(width), nn.Sequential(nn.Linear(width, 3), nn.Tanh())),
+}
+
+# calls may be any tensor a module can hold, a Parameter included: its kind is judged by the hidden
+# checks, not by the form (exact types still keep out subclasses that redefine comparison).
+KINDS["output-and-counter"] = (
+    lambda v: type(v) is tuple and len(v) == 2 and KINDS["tensor"][0](v[0])
+    and type(v[1]) in (torch.Tensor, nn.Parameter),
+    "a pair (the forward's output, calls) of tensors",
+)
+
+
+class Wrapped:
+    """A drawn run: the inner module's kind and width, the seed of its weights, one mode per
+    forward (``t`` training, ``e`` eval) and one batch per forward."""
+
+    def __init__(self, kind: str, width: int, seed: int, modes: str, batches: tuple[torch.Tensor, ...]) -> None:
+        self.kind, self.width, self.seed, self.modes, self.batches = kind, width, seed, modes, batches
+
+    def inner(self) -> nn.Module:
+        return build(lambda: INNERS[self.kind](self.width), self.seed)
+
+    def __repr__(self) -> str:
+        return (f"inner = {self.kind} of width {self.width}, forwards {self.modes!r} (t training, e eval) "
+                f"on batches of {len(self.batches[0])}")
+
+
+def layout(kinds: tuple[str, ...] = tuple(INNERS)) -> Callable[[Draw], tuple]:
+    """Inputs ``(run,)``: a drawn inner module and a schedule with both modes, in unequal numbers."""
+
+    def recipe(draw: Draw) -> tuple:
+        kind, width = draw.choice(kinds), draw.integer(2, 5)
+        training, evaluating = draw.sized(1, 4) + 1, draw.sized(1, 3)
+        if training == evaluating:
+            training += 1
+        modes = ["t"] * training
+        for _ in range(evaluating):
+            modes.insert(draw.integer(0, len(modes)), "e")
+        batches = tuple(draw.randn(draw.integer(2, 4), width) for _ in modes)
+        return (Wrapped(kind, width, draw.integer(0, 10_000), "".join(modes), batches),)
+
+    return recipe
+
+
+def _run(module: nn.Module, run: Wrapped) -> None:
+    with torch.no_grad():
+        for mode, x in zip(run.modes, run.batches, strict=True):
+            module.train(mode == "t")
+            module(x)
+
+
+def _calls(module: nn.Module) -> Any:
+    value = getattr(module, "calls", None)
+    if isinstance(value, torch.Tensor):
+        return int(value) if value.numel() == 1 else f"a tensor of shape {tuple(value.shape)}"
+    return value if type(value) in (int, float, bool) or value is None else f"a {type_name(value)}"
+
+
+def observe_form(answer: type, run: Wrapped) -> Any:
+    """One training forward: what it returned and what ``calls`` is (for the form only)."""
+    module = answer(run.inner())
+    module.train()
+    with torch.no_grad():
+        out = module(run.batches[0])
+    return out, getattr(module, "calls", None)
+
+
+def observe_kind(answer: type, run: Wrapped) -> str:
+    return state_kind(answer(run.inner()), "calls")
+
+
+def observe_counts(answer: type, run: Wrapped) -> Any:
+    module = answer(run.inner())
+    _run(module, run)
+    return _calls(module)
+
+
+def observe_round_trip(answer: type, run: Wrapped) -> Any:
+    """Run the schedule, save the state_dict to bytes, load it into a fresh wrapper, read calls."""
+    module = answer(run.inner())
+    _run(module, run)
+    buffer = io.BytesIO()
+    torch.save(module.state_dict(), buffer)
+    buffer.seek(0)
+    fresh = answer(run.inner())
+    fresh.load_state_dict(torch.load(buffer, weights_only=True))
+    return {"calls": _calls(fresh), "calls in state_dict": "calls" in module.state_dict()}
+
+
+def observe_to_float64(answer: type, run: Wrapped) -> Any:
+    """After the schedule and ``.to(torch.float64)``: the counter's dtype and shape, and the parameters'
+    dtypes."""
+    module = answer(run.inner())
+    _run(module, run)
+    module.to(torch.float64)
+    value = getattr(module, "calls", None)
+    held = isinstance(value, torch.Tensor)
+    return {"calls": str(value.dtype) if held else f"a {type_name(value)}",
+            "calls shape": list(value.shape) if held else None,
+            "parameters": sorted({str(p.dtype) for p in module.parameters()})}
+
+
+def observe_ownership(answer: type, run: Wrapped) -> Any:
+    """Are the wrapper's parameters exactly the inner module's, and is calls out of them, gradient-free?"""
+    made = run.inner()
+    module = answer(made)
+    module.train()
+    out = module(run.batches[0])
+    if isinstance(out, torch.Tensor) and out.requires_grad:
+        out.sum().backward()
+    value = getattr(module, "calls", None)
+    return {
+        "the same parameters as inner": [id(p) for p in module.parameters()] == [id(p) for p in made.parameters()],
+        "calls is a parameter": any(p is value for p in module.parameters()),
+        "calls requires grad": bool(getattr(value, "requires_grad", False)),
+    }
+
+
+def observe_step(answer: type, run: Wrapped) -> Any:
+    """Forwards, a backward and an SGD step after each training forward: calls, and the eval output."""
+    module = answer(run.inner())
+    params = list(module.parameters())
+    optimizer = torch.optim.SGD(params, lr=0.1) if params else None
+    for mode, x in zip(run.modes, run.batches, strict=True):
+        module.train(mode == "t")
+        out = module(x)
+        if optimizer is not None and isinstance(out, torch.Tensor) and out.requires_grad:
+            optimizer.zero_grad()
+            out.pow(2).mean().backward()
+            optimizer.step()
+    module.eval()
+    with torch.no_grad():
+        final = module(run.batches[-1])
+    return {"calls": _calls(module),
+            "output": final.detach().clone() if isinstance(final, torch.Tensor) else f"a {type_name(final)}"}
+
+
+call_counter = exercise("modules-reproduce", "CallCounter", require=module_class("CallCounter"),
+                        show=lambda inputs: repr(inputs[0]))
+call_counter.case("form", "CallCounter(inner)(x), then .calls", layout(("linear",)), call=observe_form,
+                  form="output-and-counter", points=0)
+CASES: dict[str, tuple[str, Callable, Callable[[Draw], tuple], int]] = {
+    # name: (probe, driver, recipe (also the search's), points)
+    "kind": ("how CallCounter(inner) holds calls", observe_kind, layout(), 1),
+    "counts": ("calls after the forwards", observe_counts, layout(("linear", "mlp")), 2),
+    "counts-any-inner": ("calls after the forwards", observe_counts, layout(), 2),
+    "round-trip": ("calls after a save and load", observe_round_trip, layout(), 2),
+    "to-float64": ("dtypes and the shape of calls after .to(torch.float64)", observe_to_float64, layout(), 1),
+    "ownership": ("parameters and calls after a backward", observe_ownership, layout(("linear", "mlp", "nested")), 2),
+    "optimizer-step": ("calls and output after SGD steps", observe_step, layout(("linear", "mlp", "nested")), 2),
+}
+for _name, (_probe, _driver, _recipe, _points) in CASES.items():
+    call_counter.case(_name, _probe, _recipe, call=_driver, returns="observation" if _name != "kind" else "str",
+                      agree="close", hidden=True, points=_points, search=_recipe, tries=2)

@@ -1,0 +1,274 @@
+"""Chapter 1, "Views, strides and storage": how its exercises are checked.
+
+The keys (what each answer should give) are in ``answer_key.views``; this module only draws the
+inputs and calls the answers.
+
+Defined in Chapter 1, "Views, strides and storage" (notebooks/views/views.ipynb).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import torch
+
+from autograder.engine.cases import exercise, require_dict, selftest
+from autograder.engine.draw import Draw
+from autograder.engine.layouts import drawn_tensor, layout_of
+
+# --------------------------------------------------------------------------- views-strides
+#: Each key of STRIDES and the expression it asks about, over t = torch.arange(32.).view(4, 8).
+STRIDE_EXPRESSIONS = {
+    "contiguous": "t",
+    "transpose": "t.T",
+    "every_other_column": "t[:, ::2]",
+    "row_block": "t[1:3]",
+    "expanded": "t.unsqueeze(0).expand(3, 4, 8)",
+}
+
+strides = exercise("views-strides", "STRIDES", require=require_dict("STRIDES", list(STRIDE_EXPRESSIONS)),
+                   returns="int-tuple")
+for _key, _text in STRIDE_EXPRESSIONS.items():
+    strides.entry(_key, f"STRIDES[{_key!r}] ({_text})", hidden=_key in ("row_block", "expanded"))
+
+# --------------------------------------------------------------------------- views-classify
+CLASSIFY_KEYS = ("transpose", "basic_slice", "advanced_index", "boolean_mask", "view", "reshape", "contiguous",
+                 "expand", "clone", "detach")
+classify = exercise("views-classify", "CLASSIFY", require=require_dict("CLASSIFY", list(CLASSIFY_KEYS)),
+                    returns="str")
+for _key in CLASSIFY_KEYS:
+    classify.entry(_key, f"CLASSIFY[{_key!r}]", hidden=_key in ("boolean_mask", "contiguous", "clone", "expand"))
+
+# --------------------------------------------------------------------------- views-classify-more
+#: The expressions of CLASSIFY_MORE, over x = torch.arange(20.).view(4, 5) and
+#: y = torch.arange(60.).view(3, 4, 5); hidden ones decide the grade.
+MORE_EXPRESSIONS = {
+    "x[1:].flatten()": False,
+    "x[:, 1:].flatten()": False,
+    "x.squeeze(0)": False,
+    "x.unfold(1, 3, 1)": False,
+    "x.narrow(0, 1, 2)": False,
+    "x[torch.tensor([False, True, True, False])]": False,
+    "y.movedim(0, 2).view(60)": False,
+    "x.as_strided((4, 5), (5, 1), 1)": True,
+    "x[2:].as_strided((4, 5), (5, 1), 0)": True,
+    "y.permute(2, 0, 1).diagonal(0, 1, 2)": True,
+    "y[:, :, :2].flatten(0, 1)": True,
+    "x.T.unbind(0)[2]": True,
+    "y.movedim(0, 2).reshape(60)": True,
+    "y[:, 1].flatten()": True,
+}
+classify_more = exercise("views-classify-more", "CLASSIFY_MORE",
+                         require=require_dict("CLASSIFY_MORE", list(MORE_EXPRESSIONS)), returns="str")
+for _expression, _hidden in MORE_EXPRESSIONS.items():
+    classify_more.entry(_expression, f"CLASSIFY_MORE[{_expression!r}]", hidden=_hidden)
+
+
+# --------------------------------------------------------------------------- views-shares-storage
+def inputs_left_alone(answer: Callable[..., Any], a: torch.Tensor, b: torch.Tensor, _how: str) -> dict[str, Any]:
+    """Call ``answer(a, b)``; report what it returned and whether it left both tensors as they were
+    (values and version counters: a write, even one undone, bumps the counter)."""
+    before = [(t.detach().clone(), t._version) for t in (a, b)]
+    found = answer(a, b)
+    untouched = all(t._version == version and torch.equal(t.detach(), values)
+                    for t, (values, version) in zip((a, b), before, strict=True))
+    return {"result": found, "inputs left alone": untouched}
+
+
+Pair = Callable[[torch.Tensor], tuple[torch.Tensor, torch.Tensor]]
+
+
+def _pair(relation: Pair, how: str, dims: tuple[int, int] = (1, 3)) -> Callable[[Draw], tuple]:
+    """Inputs ``(a, b, how)``: a drawn tensor ``t``, the pair ``relation`` makes from it, and how."""
+
+    def recipe(draw: Draw) -> tuple:
+        shape = draw.shape(draw.sized(*dims), 2, 6)
+        t = torch.arange(float(np.prod(shape))).view(shape) + draw.integer(0, 9)
+        return (*relation(t), f"{how}, t of shape {tuple(shape)}")
+
+    return recipe
+
+
+SHARES_CASES: dict[str, tuple[str, Pair, bool, int]] = {
+    # name: (how the pair is made from a drawn t, the relation, hidden, points)
+    "offset-view": ("a = t, b = t[1:]", lambda t: (t, t[1:]), False, 1),
+    "siblings": ("a = t[0], b = t[-1]", lambda t: (t[0], t[-1]), False, 1),
+    "detach": ("a = t (requires grad), b = t.detach()", lambda t: (t.requires_grad_(), t.detach()), False, 1),
+    "clone": ("a = t, b = t.clone()", lambda t: (t, t.clone()), False, 1),
+    "equal-values": ("a = t, b = torch.ones_like(t) * t", lambda t: (t, torch.ones_like(t) * t), False, 1),
+    "numpy-round-trip": ("a = t, b = torch.from_numpy(t.numpy())", lambda t: (t, torch.from_numpy(t.numpy())),
+                         False, 1),
+    "transpose": ("a = t, b = t.mT", lambda t: (t, t.mT), False, 1),
+    "advanced-index": ("a = t, b = t[[0, 0]]", lambda t: (t, t[[0, 0]]), True, 1),
+    "numpy-copy": ("a = torch.from_numpy(n), b = torch.tensor(n)",
+                   lambda t: (torch.from_numpy(t.numpy()), torch.tensor(t.numpy())), True, 1),
+    "contiguous-copy": ("a = t.mT, b = t.mT.contiguous()", lambda t: (t.mT, t.mT.contiguous()), True, 1),
+    "numpy-slices": ("a = torch.from_numpy(n[:-1]), b = torch.from_numpy(n[1:])",
+                     lambda t: (torch.from_numpy(t.numpy()[:-1]), torch.from_numpy(t.numpy()[1:])), True, 2),
+    "empty-pair": ("a = t.new_empty(0), b = t.new_empty(0), two separate allocations",
+                   lambda t: (t.new_empty((0,)), t.new_empty((0,))), True, 2),
+    "strided-views": ("a = t[..., 1::2], b = t[..., -1:, :1]", lambda t: (t[..., 1::2], t[..., -1:, :1]), True, 1),
+}
+NEEDS_TWO_DIMENSIONS = ("transpose", "contiguous-copy", "strided-views", "siblings")
+
+# Every check also runs, over the same drawn t, on a pair that shares memory, one that does not, and
+# a pair of storages that start at different addresses over the same bytes.
+SHARING_ANCHORS = (
+    _pair(lambda t: (t, t[..., 1:]), "a = t, b = t[..., 1:]"),
+    _pair(lambda t: (t, t.clone()), "a = t, b = t.clone()"),
+    _pair(lambda t: (torch.from_numpy(t.numpy()), torch.from_numpy(t.numpy().reshape(-1)[1:])),
+          "a = torch.from_numpy(n), b = torch.from_numpy(n.reshape(-1)[1:])"),
+)
+shares = exercise("views-shares-storage", "shares_storage", call=inputs_left_alone, returns="observation",
+                  anchors=SHARING_ANCHORS, show=lambda inputs: inputs[2])
+for _name, (_how, _relation, _hidden, _points) in SHARES_CASES.items():
+    _dims = (2, 3) if _name in NEEDS_TWO_DIMENSIONS else (1, 3)
+    shares.case(_name, "shares_storage(a, b)", _pair(_relation, _how, _dims), hidden=_hidden, points=_points,
+                search=_pair(_relation, _how, _dims), tries=4)
+
+
+# --------------------------------------------------------------------------- views-can-view
+def _layout_and_shape(make: Callable[[Draw], tuple[torch.Tensor, tuple[int, ...]]]) -> Callable[[Draw], tuple]:
+    def recipe(draw: Draw) -> tuple:
+        t, shape = make(draw)
+        return layout_of(t), shape
+
+    return recipe
+
+
+def _split(sizes: tuple[int, ...], draw: Draw) -> tuple[int, ...]:
+    """A new shape that splits one dimension of ``sizes`` in two (where one has a factor)."""
+    for index in draw.rng.sample(range(len(sizes)), len(sizes)):
+        factors = [f for f in range(2, sizes[index]) if sizes[index] % f == 0]
+        if factors:
+            f = draw.choice(factors)
+            return sizes[:index] + (f, sizes[index] // f) + sizes[index + 1:]
+    return sizes + (1,)
+
+
+def _merge(sizes: tuple[int, ...], draw: Draw) -> tuple[int, ...]:
+    """A new shape that merges two neighbouring dimensions of ``sizes``."""
+    if len(sizes) < 2:
+        return sizes
+    index = draw.integer(0, len(sizes) - 2)
+    return sizes[:index] + (sizes[index] * sizes[index + 1],) + sizes[index + 2:]
+
+
+def _contiguous(draw: Draw) -> torch.Tensor:
+    return torch.empty(draw.shape(draw.sized(2, 3), 2, 6))
+
+
+def _transposed(draw: Draw) -> torch.Tensor:
+    return torch.empty(draw.shape(draw.sized(2, 3), 2, 6)).mT
+
+
+def _narrowed(draw: Draw) -> torch.Tensor:
+    t = torch.empty(draw.shape(draw.sized(2, 3), 3, 6))
+    return t[..., : draw.integer(1, t.shape[-1] - 1)]
+
+
+def _expanded(draw: Draw) -> torch.Tensor:
+    row = torch.empty(draw.shape(draw.sized(1, 2), 2, 4))
+    return row.unsqueeze(0).expand(draw.integer(2, 4), *row.shape)
+
+
+def _stepped(draw: Draw) -> torch.Tensor:
+    t = torch.empty(draw.shape(draw.sized(2, 3), 2, 5))
+    dim = draw.integer(0, t.dim() - 1)
+    return torch.empty(*[s * 2 if d == dim else s for d, s in enumerate(t.shape)])[
+        (slice(None),) * dim + (slice(None, None, 2),)]
+
+
+def _with_size_one(draw: Draw) -> torch.Tensor:
+    """A 2-D tensor, contiguous or transposed, with a size-1 dimension between its two whose stride
+    is unrelated to theirs: whether its dimensions merge depends on the other two alone."""
+    inner = torch.empty(draw.shape(2, 2, 5))
+    inner = inner.mT if draw.integer(0, 1) else inner
+    (rows, columns), (row_step, column_step) = inner.shape, inner.stride()
+    return inner.as_strided((rows, 1, columns), (row_step, draw.integer(1, 7), column_step))
+
+
+def _drawn(draw: Draw) -> torch.Tensor:
+    t, _ = drawn_tensor(draw, draw.sized(2, 4))
+    return t
+
+
+def _infer(shape: tuple[int, ...], draw: Draw) -> tuple[int, ...]:
+    index = draw.integer(0, len(shape) - 1)
+    return shape[:index] + (-1,) + shape[index + 1:]
+
+
+def _target(draw: Draw, t: torch.Tensor, how: str) -> tuple[int, ...]:
+    sizes = tuple(t.shape)
+    if how == "split":
+        return _split(sizes, draw)
+    if how == "merge":
+        return _merge(sizes, draw)
+    if how == "flat":
+        return (t.numel(),)
+    if how == "infer":
+        return _infer(draw.choice([_split(sizes, draw), _merge(sizes, draw)]), draw)
+    if how == "two-infers":
+        shape = _split(sizes, draw)
+        return (-1, -1, *shape[2:]) if len(shape) >= 2 else (-1, -1)
+    if how == "numel":
+        return sizes[:-1] + (sizes[-1] + 1,)
+    if how == "any":
+        return draw.choice([_split(sizes, draw), _merge(sizes, draw), (t.numel(),), _infer(_merge(sizes, draw), draw)])
+    raise ValueError(how)
+
+
+def _can_view_inputs(make: Callable[[Draw], torch.Tensor], how: str) -> Callable[[Draw], tuple]:
+    return _layout_and_shape(lambda draw: (lambda t: (t, _target(draw, t, how)))(make(draw)))
+
+
+def _show_layout(inputs: tuple) -> str:
+    layout, shape = inputs
+    return f"t with shape {layout.shape}, stride {layout.stride()} and target shape {shape}"
+
+
+CAN_VIEW_CASES: dict[str, tuple[str, Callable[[Draw], torch.Tensor], str, bool, int]] = {
+    # name: (what the case draws, tensor family, target shape, hidden, points)
+    "contiguous-split": ("can_view(t, shape), t contiguous, shape splits a dimension", _contiguous, "split", False, 1),
+    "contiguous-flat": ("can_view(t, (t.numel(),)), t contiguous", _contiguous, "flat", False, 1),
+    "transpose-merge": ("can_view(t.mT, shape), shape merges two dimensions", _transposed, "merge", False, 1),
+    "transpose-split": ("can_view(t.mT, shape), shape splits a dimension", _transposed, "split", False, 1),
+    "narrow-split": ("can_view(t[..., :k], shape), shape splits a dimension", _narrowed, "split", False, 1),
+    "narrow-flat": ("can_view(t[..., :k], (t.numel(),))", _narrowed, "flat", False, 1),
+    "wrong-numel": ("can_view(t, shape), shape with another element count", _contiguous, "numel", False, 1),
+    "infer": ("can_view(t, shape), shape with one -1", _contiguous, "infer", False, 1),
+    "expanded-split": ("can_view(expanded, shape), shape splits a dimension", _expanded, "split", True, 1),
+    "expanded-flat": ("can_view(expanded, (numel,))", _expanded, "flat", True, 1),
+    "size-one": ("can_view(t, shape), t with a dimension of size 1 between two others", _with_size_one, "flat",
+                 True, 2),
+    "stepped-split": ("can_view(t[::2], shape), shape splits a dimension", _stepped, "split", True, 1),
+    "stepped-merge": ("can_view(t[::2], shape), shape merges two dimensions", _stepped, "merge", True, 1),
+    "infer-transpose": ("can_view(t.mT, shape), shape with one -1", _transposed, "infer", True, 1),
+    "two-infers": ("can_view(t, shape), shape with two -1", _contiguous, "two-infers", True, 1),
+    "drawn-layouts": ("can_view(t, shape) on a drawn permuted, sliced layout", _drawn, "any", True, 2),
+}
+
+# Every check also runs on a target that splits one dimension (always a legal view) and on one
+# with another element count (never one), on the same family of tensors.
+can_view = exercise("views-can-view", "can_view", returns="bool", bare=True, show=_show_layout)
+for _name, (_probe, _family, _how, _hidden, _points) in CAN_VIEW_CASES.items():
+    can_view.case(_name, "can_view(t, shape)", _can_view_inputs(_family, _how), hidden=_hidden, points=_points,
+                  search=_can_view_inputs(_family, _how), tries=6,
+                  anchors=(_can_view_inputs(_family, "split"), _can_view_inputs(_family, "numel")))
+
+
+# --------------------------------------------------------------------------- views-selftest
+SELFTEST_QUESTIONS = {
+    "q1": ("t = torch.zeros(3, 5): what is t.T.stride()?", "int-tuple"),
+    "q2": ("b = torch.arange(32.).view(4, 8)[1:]: what is b.storage_offset()?", "int"),
+    "q3": ("Does torch.arange(32.).view(4, 8).T.contiguous() share storage with its source?", "bool"),
+    "q4": ("How many storage slots does torch.zeros(4).expand(3, 4) read?", "int"),
+    "q5": ("x = torch.arange(12.).view(3, 4)[:, 1:3]: does x.view(6) succeed?", "bool"),
+    "q6": ("t = torch.zeros(4, 4); b = t.view(2, 8); b[1][2] = 3.14: which index (i, j) of t now holds 3.14?",
+           "int-tuple"),
+    "q7": ("e = torch.arange(3.).unsqueeze(1).expand(3, 4): how many storage slots does e.contiguous() read?",
+           "int"),
+}
+selftest("views-selftest", SELFTEST_QUESTIONS, hidden=("q4", "q5", "q7"))

@@ -1,0 +1,1 @@
+"""What every exercise's cases stand on: declaring cases, observing answers, encoding values, the drivers."""

@@ -1,0 +1,334 @@
+"""Reducing a failure and keeping it: the tools Chapter 7 runs, and what its checks observe.
+
+Defined in Chapter 7, "Keep a failure as a regression test" (notebooks/capstone/capstone.ipynb);
+its closed-book companion (``autograder.chapters.capstone_closed_book``) is checked with the same drivers.
+
+Tools the chapter's cells call:
+
+* :func:`reductions` — each one-statement deletion of a function, nested statements included;
+* :func:`still_failing_reductions` — the deletions that still fail with a given failure;
+* :func:`passes_with` — a test's verdict with ``broken`` and ``fixed`` standing for other functions.
+
+What the checks observe (facts, never a verdict): what a function raised, as data; whether that
+error left a ``backward`` (or ``autograd.grad``) that the function itself called, and whether a
+saved tensor of the graph it built is stale with that very message — evidence that only the
+version-counter mechanism produces (:class:`Witness`); how many of its one-statement deletions
+still raise what it raises; and which functions other than itself (and the chapter's providers of
+data) made torch calls while it ran. A witness that is switched off sees nothing, and so removes
+evidence: it never vouches for a failure.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import copy
+import dis
+import inspect
+import sys
+import textwrap
+import types
+import warnings
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import torch
+from torch.overrides import TorchFunctionMode, handle_torch_function
+
+from autograder.engine.observe import raised_as_data
+
+HINT = " Hint:"
+VERSION_COUNTER = "modified by an inplace operation"
+_MISSING = object()
+#: The calls whose errors count as raised by backward: torch's own, by identity.
+BACKWARDS = (torch.Tensor.backward, torch.autograd.backward, torch.autograd.grad)
+_DISPATCH = handle_torch_function.__code__
+
+Failure = tuple[str, str]
+
+
+def outcome(function: Callable[[], Any]) -> Failure | None:
+    """What ``function()`` raised, as ``(type name, message)`` (None when it returned)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            function()
+    except NotImplementedError:
+        raise
+    except Exception as err:  # noqa: BLE001 - every failure is an outcome
+        return raised_as_data(err)
+    return None
+
+
+def _fails_as(found: Failure | None, target: Failure) -> bool:
+    """``found`` is the failure ``target`` names: its type, and its message, or the message up
+    to torch's hint when ``target`` gives only that much."""
+    return found is not None and found[0] == target[0] and (
+        found[1] == target[1] or found[1].startswith(target[1].rstrip() + HINT))
+
+
+# ------------------------------------------------------------------------------ 1-minimality
+class SourceUnavailable(Exception):
+    """A function whose source cannot be read and reduced statement by statement."""
+
+
+def _function_tree(function: Callable[..., Any]) -> ast.Module:
+    if not isinstance(function, types.FunctionType) or function.__name__ == "<lambda>":
+        raise SourceUnavailable("it must be a function defined with def")
+    if function.__closure__:
+        raise SourceUnavailable("it must be defined at the top level of a cell, not inside a function")
+    try:
+        source = textwrap.dedent(inspect.getsource(function))
+    except (OSError, TypeError) as err:
+        raise SourceUnavailable(f"its source cannot be read ({err})") from err
+    tree = ast.parse(source)
+    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.FunctionDef):
+        raise SourceUnavailable("it must be a function defined with def")
+    tree.body[0].decorator_list = []
+    return tree
+
+
+def _is_docstring(statement: ast.stmt) -> bool:
+    return (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
+            and isinstance(statement.value.value, str))
+
+
+def _statement_slots(function: ast.FunctionDef) -> Iterator[tuple[ast.AST, str, int]]:
+    """Every statement of the function's body, nested ones included, as (parent, field, index).
+
+    A docstring is documentation, not a statement of the failure, and is never deleted."""
+    pending: list[ast.AST] = [function]
+    while pending:
+        parent = pending.pop(0)
+        for name, value in ast.iter_fields(parent):
+            if not isinstance(value, list):
+                continue
+            for index, child in enumerate(value):
+                if isinstance(child, ast.stmt):
+                    if not (parent is function and index == 0 and _is_docstring(child)):
+                        yield parent, name, index
+                    pending.append(child)
+                elif isinstance(child, ast.excepthandler | ast.match_case):
+                    pending.append(child)
+
+
+def _without(tree: ast.Module, position: int) -> tuple[ast.Module, ast.stmt]:
+    """A copy of the tree with its ``position``-th statement deleted (``pass`` keeps a block valid)."""
+    reduced = copy.deepcopy(tree)
+    parent, name, index = list(_statement_slots(reduced.body[0]))[position]
+    block = getattr(parent, name)
+    deleted = block.pop(index)
+    if not block:
+        block.append(ast.Pass())
+    return ast.fix_missing_locations(reduced), deleted
+
+
+def global_names(function: types.FunctionType) -> set[str]:
+    """The global names a function's code (nested functions included) reads."""
+    codes, names = [function.__code__], set()
+    while codes:
+        code = codes.pop()
+        for instruction in dis.get_instructions(code):
+            if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME") and isinstance(instruction.argval, str):
+                names.add(instruction.argval)
+        codes += [const for const in code.co_consts if isinstance(const, types.CodeType)]
+    return names
+
+
+def reductions(function: Callable[..., Any]) -> Iterator[tuple[str, Callable[[], Any]]]:
+    """Each one-statement deletion of ``function``: the deleted statement's first line, and the
+    reduced function, compiled in a copy of ``function``'s globals (the learner's names)."""
+    tree = _function_tree(function)
+    count = len(list(_statement_slots(tree.body[0])))
+    # A deletion can turn a local name into a global one: the reduced function sees only the
+    # globals the original read, so a tensor left over in the notebook does not stand in for it.
+    outside = {name: function.__globals__[name] for name in global_names(function)
+               if name in function.__globals__}
+    outside["__builtins__"] = function.__globals__.get("__builtins__", builtins)
+    for position in range(count):
+        reduced, deleted = _without(tree, position)
+        scratch = dict(outside)
+        exec(compile(reduced, f"<{function.__name__} without one statement>", "exec"), scratch)  # noqa: S102
+        yield ast.unparse(deleted).splitlines()[0], scratch[function.__name__]
+
+
+def still_failing_reductions(function: Callable[..., Any], target: Failure) -> list[str] | str:
+    """The statements of ``function`` whose deletion still fails as ``target`` says (its type,
+    and its message up to torch's hint): empty when the function is 1-minimal; a sentence when it
+    cannot be reduced (it does not fail that way, or its source cannot be read)."""
+    if not _fails_as(outcome(function), target):
+        return "it does not fail that way"
+    try:
+        return [line for line, reduced in reductions(function) if _fails_as(outcome(reduced), target)]
+    except SourceUnavailable as err:
+        return str(err)
+    except SyntaxError as err:
+        return f"it cannot be reduced statement by statement ({err.msg})"
+
+
+# ------------------------------------------------------------------------------ mutation
+def passes_with(test: Callable[[], Any], broken: Callable[[], Any], fixed: Callable[[], Any]) -> bool:
+    """True when ``test()`` passes with ``broken`` and ``fixed`` standing for the learner's names.
+
+    The names are swapped in the test's globals for the run and restored afterwards. A test
+    fails by raising anything, pytest's own ``Failed`` (a ``BaseException``) included.
+    """
+    namespace = test.__globals__
+    with names_restored(namespace, ("broken", "fixed")):
+        namespace["broken"], namespace["fixed"] = broken, fixed
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                test()
+        except (KeyboardInterrupt, NotImplementedError):
+            raise
+        except BaseException:  # noqa: BLE001 - pytest.raises and pytest.fail raise BaseException subclasses
+            return False
+    return True
+
+
+@contextmanager
+def names_restored(namespace: dict[str, Any], names: Iterable[str]) -> Iterator[None]:
+    """``namespace``'s ``names`` as they were before the block (bound or not), whatever it did."""
+    kept = {name: namespace.get(name, _MISSING) for name in names}
+    try:
+        yield
+    finally:
+        for name, value in kept.items():
+            if value is _MISSING:
+                namespace.pop(name, None)
+            else:
+                namespace[name] = value
+
+
+# ------------------------------------------------------------------------------ evidence
+def _codes(code: types.CodeType) -> set[types.CodeType]:
+    """A code object and every code object nested in it (inner functions, comprehensions)."""
+    found, pending = set(), [code]
+    while pending:
+        current = pending.pop()
+        found.add(current)
+        pending += [const for const in current.co_consts if isinstance(const, types.CodeType)]
+    return found
+
+
+def _tensors(value: Any) -> Iterator[torch.Tensor]:
+    if isinstance(value, torch.Tensor):
+        yield value
+    elif type(value) in (tuple, list):
+        for item in value:
+            yield from _tensors(item)
+
+
+class Witness(TorchFunctionMode):
+    """Watches the torch calls a function makes: where each was called from, the tensors they
+    returned, and the errors that left a backward.
+
+    Args:
+        own: The function watched: calls from its code (and code nested in it) are its own.
+        providers: Functions of the course that hand it data (their calls are theirs).
+    """
+
+    def __init__(self, own: Callable[..., Any], providers: Iterable[Callable[..., Any]] = ()) -> None:
+        super().__init__()
+        code = getattr(own, "__code__", None)
+        self.own = _codes(code) if isinstance(code, types.CodeType) else set()
+        self.providers = set().union(*(_codes(p.__code__) for p in providers if hasattr(p, "__code__")))
+        self.outputs: list[torch.Tensor] = []
+        self.outside: set[str] = set()
+        self.escaped: list[tuple[BaseException, str, bool]] = []
+
+    def _caller(self, func: Any) -> types.FrameType | None:
+        own_code = getattr(inspect.unwrap(func), "__code__", None) if callable(func) else None
+        frame = sys._getframe(2)
+        while frame is not None and (frame.f_code is _DISPATCH or frame.f_code is own_code):
+            frame = frame.f_back
+        return frame
+
+    def __torch_function__(self, func, types_, args=(), kwargs=None):
+        frame = self._caller(func)
+        mine = frame is not None and frame.f_code in self.own
+        if frame is not None and not mine and frame.f_code not in self.providers:
+            self.outside.add(frame.f_code.co_name)
+        try:
+            result = func(*args, **(kwargs or {}))
+        except BaseException as err:
+            if any(func is backward for backward in BACKWARDS):
+                self.escaped.append((err, _message(err), mine))
+            raise
+        self.outputs += list(_tensors(result))
+        return result
+
+    def stale_messages(self) -> set[str]:
+        """The errors torch gives when asked for the saved tensors of the graph the watched
+        tensors belong to: one for each saved tensor that was written after it was saved."""
+        messages: set[str] = set()
+        seen: set[int] = set()
+        pending = [t.grad_fn for t in self.outputs if t.grad_fn is not None]
+        while pending:
+            node = pending.pop()
+            if node is None or id(node) in seen:
+                continue
+            seen.add(id(node))
+            for name in dir(node):
+                if name.startswith("_saved_"):
+                    try:
+                        getattr(node, name)
+                    except RuntimeError as err:
+                        messages.add(_message(err))
+                    except Exception:  # noqa: BLE001 - a saved attribute that cannot be read says nothing
+                        pass
+            pending += [next_node for next_node, _ in getattr(node, "next_functions", ())]
+        return messages
+
+
+def _message(err: BaseException) -> str:
+    return raised_as_data(err)[1]
+
+
+def witnessed_failure(function: Callable[[], Any], providers: Iterable[Callable[..., Any]] = (), *,
+                      _witness: type[Witness] = Witness, _as_data: Callable[..., tuple] = raised_as_data
+                      ) -> dict[str, Any]:
+    """Run ``function()`` watched; report what it raised and the evidence of where from.
+
+    Returns:
+        ``raised``: ``[type name, message]`` or None; ``raised by a backward it called``: the
+        error left a call of ``backward`` (or ``autograd.grad``) made by the function's own
+        statements, with its message unchanged since; ``a saved tensor is stale with that
+        message``: asking the graph it built for a saved tensor gives that very error;
+        ``torch calls made by other functions``: the names of functions other than itself (and
+        the providers of data) from which torch was called.
+    """
+    witness = _witness(function, providers)
+    error = None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with witness:
+                function()
+    except NotImplementedError:
+        raise
+    except Exception as err:  # noqa: BLE001 - every failure is an observation
+        error = err
+    raised = None if error is None else list(_as_data(error))
+    by_backward = error is not None and any(
+        err is error and message == raised[1] and mine for err, message, mine in witness.escaped)
+    stale = error is not None and raised[1] in witness.stale_messages()
+    return {"raised": raised, "raised by a backward it called": by_backward,
+            "a saved tensor is stale with that message": stale,
+            "torch calls made by other functions": sorted(witness.outside)}
+
+
+def deletions_keeping(function: Callable[[], Any], *, _outcome: Callable[..., Any] = outcome,
+                      _reductions: Callable[..., Any] = reductions) -> int | str:
+    """How many one-statement deletions of ``function`` still raise exactly what it raises."""
+    found = _outcome(function)
+    if found is None:
+        return "it does not fail"
+    try:
+        return sum(_outcome(reduced) == found for _line, reduced in _reductions(function))
+    except SourceUnavailable as err:
+        return f"it cannot be reduced statement by statement: {err}"
+    except SyntaxError as err:
+        return f"it cannot be reduced statement by statement ({err.msg})"

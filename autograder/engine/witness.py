@@ -1,0 +1,229 @@
+"""Grader-owned objects an answer is handed or runs beside, and the facts they leave behind.
+
+A closed-book reproduction is graded on what torch's mechanism did, not on what the answer says it
+did. The drivers of those checks hand the answer a grader-owned ``f`` (:class:`Recorded`), or run
+it inside a :class:`Witness`, and report afterwards, as plain data, only what the mechanism left:
+which tensor ``f`` was applied to, whether ``backward()`` reached the node ``f`` made, what torch
+says when the grader itself reads that node's saved tensors, which torch call raised the very
+exception the answer let through. None of these facts is a verdict, and a witness the answer
+switches off only removes evidence.
+
+Defined in the closed-book companions of Chapter 2, "In-place operations and the version
+counter", and Chapter 3, "detach versus clone".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import torch
+from torch.overrides import TorchFunctionMode
+
+from autograder.engine.codec import type_name
+
+Op = Callable[[torch.Tensor], torch.Tensor]
+
+
+def first_sentence(text: str) -> str:
+    """Torch's message up to its hint (which says nothing about the tensors), at most 300 characters."""
+    return text.split(" Hint:")[0].strip()[:300]
+
+
+def describe(t: Any) -> str:
+    """What kind of tensor ``t`` is, for autograd."""
+    if type(t) is not torch.Tensor:
+        return f"<{type_name(t)}>"
+    if t.is_leaf:
+        return "a leaf that requires grad" if t.requires_grad else "a tensor that does not require grad"
+    return "a tensor computed from a leaf that requires grad"
+
+
+def leaf_behind(t: Any) -> torch.Tensor | None:
+    """The first leaf that requires grad which ``t`` is, or was computed from."""
+    if type(t) is not torch.Tensor or not t.requires_grad:
+        return None
+    if t.is_leaf:
+        return t
+    pending, seen = [t.grad_fn], set()
+    while pending:
+        node = pending.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        variable = getattr(node, "variable", None)
+        if type(variable) is torch.Tensor:
+            return variable
+        pending += [parent for parent, _ in node.next_functions]
+    return None
+
+
+def read_saved(node: Any) -> str:
+    """What torch says when the grader reads every tensor a graph node saved: "readable", or the
+    first sentence of the error it raises (a stale save, or one already freed by backward)."""
+    if node is None:
+        return "no graph node"
+    names = [name for name in dir(node) if name.startswith("_saved_")]
+    try:
+        for name in names:
+            getattr(node, name)
+        if not names:
+            node.saved_tensors  # noqa: B018 - a custom Function's saves are read on access
+    except RuntimeError as err:
+        return first_sentence(str(err))
+    except AttributeError:
+        return "no saved tensors"
+    return "readable"
+
+
+class Applied:
+    """One application of a grader-owned op: its input (and a copy of its values then), its result,
+    the leaf behind the input and that leaf's version then, and whether backward reached the node."""
+
+    def __init__(self, t: Any, result: Any) -> None:
+        self.input = t
+        self.values = t.detach().clone() if type(t) is torch.Tensor else None
+        self.result = result
+        self.node = result.grad_fn if type(result) is torch.Tensor else None
+        self.leaf = leaf_behind(t)
+        self.leaf_version = self.leaf._version if self.leaf is not None else None
+        self.reached = False
+        if self.node is not None:
+            self.node.register_prehook(self._reached)
+
+    def _reached(self, _grad_outputs: Any) -> None:
+        self.reached = True
+
+    def holds(self, x0: torch.Tensor) -> bool:
+        """Whether the input held ``x0``'s values when the op was applied."""
+        return self.values is not None and self.values.shape == x0.shape and bool(torch.equal(self.values, x0))
+
+
+class Recorded:
+    """``f`` as handed to an answer: it computes the op and keeps every application.
+
+    Args:
+        op: The operation.
+        name: How the op is named in messages.
+    """
+
+    def __init__(self, op: Op, name: str) -> None:
+        self.op = op
+        self.name = name
+        self.applied: list[Applied] = []
+
+    def __call__(self, t: torch.Tensor) -> torch.Tensor:
+        result = self.op(t)
+        self.applied.append(Applied(t, result))
+        return result
+
+    def __repr__(self) -> str:
+        return f"<f: {self.name}>"
+
+
+class Witness(TorchFunctionMode):
+    """Watches the torch calls an answer makes while it runs: every call (its name and the tensor it
+    was made on), the calls that raised (with the exception object itself), and every result whose
+    graph node is of the kind watched (kept as an :class:`Applied`).
+
+    Args:
+        node: The ``grad_fn`` type name of results to keep, e.g. ``"SigmoidBackward0"``.
+    """
+
+    def __init__(self, node: str | None = None) -> None:
+        super().__init__()
+        self.node = node
+        self.raised: list[tuple[BaseException, Any]] = []
+        self.applied: list[Applied] = []
+        self.calls: list[tuple[str, Any]] = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001 - torch's protocol
+        receiver = args[0] if args else None
+        self.calls.append((getattr(func, "__name__", ""), receiver))
+        try:
+            result = func(*args, **(kwargs or {}))
+        except Exception as err:
+            self.raised.append((err, receiver))
+            raise
+        if self.node is not None and type(result) is torch.Tensor \
+                and type(result.grad_fn).__name__ == self.node:
+            self.applied.append(Applied(receiver, result))
+        return result
+
+    def raised_on(self, err: BaseException) -> Any:
+        """The tensor of the torch call that raised exactly this exception object (None when no
+        watched call raised it)."""
+        return next((receiver for raised, receiver in self.raised if raised is err), None)
+
+    def autograd_roots(self) -> list[torch.Tensor]:
+        """The tensors the answer asked autograd to differentiate (``backward``, ``autograd.grad``)."""
+        roots = []
+        for name, receiver in self.calls:
+            if name in ("backward", "grad"):
+                found = receiver if type(receiver) in (tuple, list) else (receiver,)
+                roots += [t for t in found if type(t) is torch.Tensor]
+        return roots
+
+
+def leaves_of(root: torch.Tensor) -> list[torch.Tensor]:
+    """The leaves that require grad which a tensor's graph reaches."""
+    if root.is_leaf:
+        return [root] if root.requires_grad else []
+    found, pending, seen = [], [root.grad_fn], set()
+    while pending:
+        node = pending.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        variable = getattr(node, "variable", None)
+        if type(variable) is torch.Tensor:
+            found.append(variable)
+        pending += [parent for parent, _ in node.next_functions]
+    return found
+
+
+class Kept:
+    """What a tensor handed to an answer was: its values, version, ``requires_grad`` and ``.grad``.
+
+    A driver reports whether the answer left the tensor so (:meth:`left_alone`), then puts it back
+    (:meth:`restore`): the same inputs are handed to the reference and to every model in turn.
+    """
+
+    def __init__(self, t: torch.Tensor) -> None:
+        self.values = t.detach().clone()
+        self.version = t._version
+        self.requires_grad = t.requires_grad
+        self.grad = t.grad.clone() if t.is_leaf and t.grad is not None else None
+
+    def left_alone(self, t: torch.Tensor) -> bool:
+        """Same values, no write, no change of ``requires_grad`` or ``.grad``."""
+        grad = t.grad if t.is_leaf else None
+        same_grad = (grad is None) == (self.grad is None) and (grad is None or bool(torch.equal(grad, self.grad)))
+        return (t._version == self.version and t.requires_grad == self.requires_grad and same_grad
+                and t.shape == self.values.shape and bool(torch.equal(t.detach(), self.values)))
+
+    def restore(self, t: torch.Tensor) -> None:
+        """Put the tensor back as it was (its version counter keeps counting)."""
+        if t.is_leaf:
+            t.grad = None if self.grad is None else self.grad.clone()
+            if t.requires_grad != self.requires_grad:
+                t.requires_grad_(self.requires_grad)
+        if t.shape == self.values.shape and not torch.equal(t.detach(), self.values):
+            with torch.no_grad():
+                t.detach().copy_(self.values)
+
+
+def left_alone(x0: torch.Tensor, kept: Kept) -> bool:
+    """Whether ``x0`` is as it was handed over (see :class:`Kept`); then it is put back."""
+    alone = kept.left_alone(x0)
+    kept.restore(x0)
+    return alone
+
+
+def error_of(err: BaseException) -> list[str]:
+    """An exception as data: its type's name and the first sentence of its message."""
+    try:
+        text = str(err)
+    except Exception:  # noqa: BLE001 - a hostile __str__ must not break the report
+        text = "<unprintable>"
+    return [type(err).__name__, first_sentence(text)]

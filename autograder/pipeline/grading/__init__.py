@@ -1,0 +1,1 @@
+"""The trusted side of a grading run: planning jobs, computing keys, judging reports."""

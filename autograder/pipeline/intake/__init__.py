@@ -1,0 +1,1 @@
+"""Taking submissions in: bounds, names, admission, reconciling a class."""

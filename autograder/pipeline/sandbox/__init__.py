@@ -1,0 +1,1 @@
+"""Running untrusted cells: the zygote pool, the held prefix, the confined child, the wire."""

@@ -1,0 +1,121 @@
+"""Warm sandboxes: one zygote process per worker, each with its own sandbox user, fed one job at a time.
+
+A :class:`Worker` is the grader's handle on one zygote process (:mod:`autograder.pipeline.sandbox.zygote`,
+which runs as root and forks the sandboxes).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import queue
+import select
+import subprocess
+import sys
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+from autograder.pipeline.sandbox import wire
+from autograder.pipeline.sandbox.confine import Limits, is_root
+
+READY_SECONDS = 180.0
+
+
+class SandboxUnavailable(RuntimeError):
+    """The sandbox cannot run here (it needs Linux and root to create users and namespaces)."""
+
+
+class Worker:
+    """The grader's handle on one ``python -m autograder.pipeline.sandbox.zygote`` process (it claims a
+    sandbox user of its own)."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "autograder.pipeline.sandbox.zygote"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd="/",
+            env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, start_new_session=True,
+        )
+        hello = self._read(READY_SECONDS)
+        if not hello or not hello.get("ready"):
+            self.close()
+            raise SandboxUnavailable(f"sandbox worker {index} did not start")
+        self.uid = hello["uid"]
+
+    def _read(self, seconds: float) -> dict | None:
+        deadline = time.monotonic() + seconds
+        out = self.process.stdout
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([out], [], [], min(1.0, max(0.0, deadline - time.monotonic())))
+            if ready:
+                line = out.readline()
+                return json.loads(line) if line else None
+            if self.process.poll() is not None:
+                return None
+        return None
+
+    def run(self, job: wire.Job) -> wire.JobResult | None:
+        self.process.stdin.write(job.to_line().encode())
+        self.process.stdin.flush()
+        answer = self._read(job.wait)
+        return None if answer is None else wire.JobResult.from_json(answer)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(timeout=30)
+
+
+class Pool:
+    """``workers`` zygotes; :meth:`submit` runs a plan in the next free one and returns a future."""
+
+    def __init__(self, workers: int, limits: Limits, hide: list[Path]) -> None:
+        if not is_root() or not sys.platform.startswith("linux"):
+            raise SandboxUnavailable("the grading sandbox needs Linux and root (to create its users and namespaces)")
+        self.limits = limits
+        self.hide = [str(p) for p in hide]
+        self.idle: queue.Queue[Worker] = queue.Queue()
+        with ThreadPoolExecutor(workers) as starter:
+            for worker in starter.map(Worker, range(workers)):
+                self.idle.put(worker)
+        self.executor = ThreadPoolExecutor(workers)
+        self.count = 0
+
+    def submit(self, plan: wire.Plan, limits: Limits | None = None, prefix: wire.Prefix | None = None) -> Future:
+        """Run a plan (see :mod:`autograder.pipeline.sandbox.runner`) under ``limits`` (the pool's by default);
+        the future's result is a :class:`~autograder.pipeline.sandbox.wire.JobResult`.
+
+        With its chapter's ``prefix`` (:func:`autograder.pipeline.sandbox.prefix.of_edition`), a plan that
+        starts with it forks from the state a single run of it reached.
+        """
+        limits = limits or self.limits
+        self.count += 1
+        plan = dataclasses.replace(plan, probe_seconds=limits.probe, output_limit=limits.output)
+        job = wire.Job(self.count, plan, limits.as_dict(), self.hide, 2 * limits.wall + 90, prefix)
+        return self.executor.submit(self._run, job)
+
+    def _run(self, job: wire.Job) -> wire.JobResult:
+        worker = self.idle.get()
+        try:
+            result = worker.run(job)
+        except (BrokenPipeError, OSError, ValueError):
+            result = None
+        if result is None:  # the zygote itself failed: replace it, the job counts as not run
+            worker.close()
+            worker = Worker(worker.index)
+            result = wire.JobResult("grading worker failed", "the grading worker failed")
+        self.idle.put(worker)
+        return result
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=True)
+        while not self.idle.empty():
+            self.idle.get().close()
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,218 @@
+"""What runs inside the sandbox: a submission's cells, then the probes of its test cells.
+
+The runner receives a :class:`~autograder.pipeline.sandbox.wire.Plan`: the code cells to run in order
+(locked cells from the student edition, the learner's answer cells and any cells they added) and,
+where a test cell stood, a probe. Test cells themselves never come here. Consecutive probes (a
+test cell and its hidden twin) fork one short-lived child from the state the notebook reached;
+that child runs :func:`autograder.engine.observe.observe_cell` (the same function a
+learner's ``grade`` call runs) for each in turn, as the test cells would run in a kernel, reports
+the observations as data and exits, so neither the probes' inputs nor anything they learn enters
+the process that goes on running the notebook. A probe that ends its child or overruns its time
+ends only itself: the probes after it run in a fresh child forked from the same state. Expected
+values are never here.
+
+Everything this module writes goes to ``report``, one JSON object per line. Submission code runs
+in this same process and can write there too: the grader treats every line as untrusted data.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import sys
+import time
+import traceback
+from typing import Any
+
+from autograder.pipeline.sandbox import wire
+
+
+class _Capped:
+    """A text stream that keeps at most ``limit`` characters of what is written to it."""
+
+    def __init__(self, limit: int) -> None:
+        self.parts: list[str] = []
+        self.size = 0
+        self.limit = limit
+        self.dropped = 0
+
+    def write(self, text: str) -> int:
+        text = str(text)
+        room = self.limit - self.size
+        if room > 0:
+            self.parts.append(text[:room])
+            self.size += min(len(text), room)
+        self.dropped += max(0, len(text) - max(room, 0))
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+    def text(self) -> str:
+        note = f"\n[... {self.dropped} more characters of output dropped]\n" if self.dropped else ""
+        return "".join(self.parts) + note
+
+
+def send(report: int, message: dict) -> None:
+    """Write one JSON line to the report pipe (whole, even when the pipe is slow)."""
+    data = (json.dumps(message) + "\n").encode()
+    while data:
+        data = data[os.write(report, data):]
+
+
+def run_plan(plan: wire.Plan, report: int) -> None:
+    """Run every step of a plan, reporting as it goes; ends with the end line."""
+    shell = notebook_shell()
+    probes: list[wire.ProbeStep | wire.TrialStep] = []
+    for number, step in enumerate([*plan.steps, None], start=plan.first_number):
+        if isinstance(step, (wire.ProbeStep, wire.TrialStep)):
+            probes.append(step)
+            continue
+        if probes:
+            _probes_in_child(shell, probes, plan.assignment, report, plan.probe_seconds)
+            probes = []
+        if step is not None:
+            # A cell is numbered as Run All numbers it (test cells count), as its error shows.
+            shell.execution_count = number
+            outputs = run_cell(shell, step.source, plan.output_limit)
+            send(report, wire.cell_line(wire.CellReport(step.key, outputs, number)))
+    send(report, wire.END)
+
+
+def notebook_shell() -> Any:
+    """The process's IPython shell, set up to run a plan's cells: no history (no history file, no
+    thread saving it), text outputs only. A process forked from one that ran cells gets that one."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from traitlets.config import Config
+
+    config = Config()
+    config.HistoryManager.enabled = False
+    from autograder.engine import tracebacks
+
+    shell = InteractiveShell.instance(colors="NoColor", config=config)
+    shell.history_manager.enabled = False
+    tracebacks.install(shell)
+    # Text is all the grader keeps; rendering every figure to PNG would cost half a second each.
+    shell.display_formatter.active_types = ["text/plain"]
+    return shell
+
+
+def run_cell(shell: Any, source: str, limit: int) -> list[wire.Stream | wire.Error]:
+    """Run one cell; its printed text (each stream capped at ``limit`` characters) and its error."""
+    out, err = _Capped(limit), _Capped(limit)
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        result = shell.run_cell(source, store_history=False, silent=False)
+        error = result.error_before_exec or result.error_in_exec
+    except BaseException as exc:  # noqa: BLE001 - SystemExit and friends from a cell are results too
+        error = exc
+    finally:
+        sys.stdout, sys.stderr = saved
+    outputs: list[wire.Stream | wire.Error] = []
+    if out.size or out.dropped:
+        outputs.append(wire.Stream("stdout", out.text()))
+    if err.size or err.dropped:
+        outputs.append(wire.Stream("stderr", err.text()))
+    if error is not None:
+        outputs.append(wire.Error(_safe(lambda: type(error).__name__), _safe(lambda: str(error))[:4000]))
+    return outputs
+
+
+def _probes_in_child(shell: Any, steps: list[wire.ProbeStep | wire.TrialStep], assignment: str, report: int,
+                     seconds: float) -> None:
+    """Run consecutive probes in order in a child forked from the notebook's state, each within
+    ``seconds``; after one that ends the child or overruns, the rest run in a fresh child."""
+    while steps:
+        progress, told = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(progress)
+            try:
+                for step in steps:
+                    _report_probe(shell, step, assignment, report)
+                    os.write(told, b".")
+            finally:
+                os._exit(0)
+        os.close(told)
+        try:
+            finished, overran = _await_probes(pid, progress, len(steps), seconds)
+        finally:
+            os.close(progress)
+        if finished < len(steps):
+            # Every probe gets exactly one line: one the child could not write, the parent writes.
+            why = (f"the checks did not finish within {seconds:.0f} s" if overran
+                   else "the checks ended before reporting (the answer ended its process)")
+            send(report, wire.probe_line(wire.ProbeReport(steps[finished].key, failed=why)))
+        steps = steps[finished + 1:]
+
+
+def _report_probe(shell: Any, step: wire.ProbeStep | wire.TrialStep, assignment: str, report: int) -> None:
+    try:
+        observed = observe(shell.user_ns, step, assignment)
+        send(report, wire.probe_line(wire.ProbeReport(step.key, observed)))
+    except BaseException:  # noqa: BLE001 - the probe's own failure is reported, then the next runs
+        send(report, wire.probe_line(wire.ProbeReport(step.key, failed=traceback.format_exc(limit=3)[-2000:])))
+
+
+def _await_probes(pid: int, progress: int, count: int, seconds: float) -> tuple[int, bool]:
+    """How many of ``count`` probes the child finished, and whether the next one overran.
+
+    The child writes a byte to ``progress`` after each probe; each probe has its own ``seconds``.
+    The child is always reaped (killed if it overran).
+    """
+    finished = 0
+    deadline = time.monotonic() + seconds
+    watching = select.poll()
+    watching.register(progress, select.POLLIN)
+    while finished < count and watching.poll(max(0.0, deadline - time.monotonic()) * 1000):
+        told = os.read(progress, 4096)
+        if not told:  # the child ended (or closed its end): the probe it was running did not report
+            break
+        finished = min(count, finished + len(told))
+        deadline = time.monotonic() + seconds
+    return finished, _reap(pid, deadline) and finished < count
+
+
+def _reap(pid: int, deadline: float) -> bool:
+    """Wait for the child until ``deadline``, then kill it; whether it had to be killed."""
+    while time.monotonic() < deadline:
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return False
+        time.sleep(0.002)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    return True
+
+
+def observe(namespace: dict, step: wire.ProbeStep | wire.TrialStep, assignment: str):
+    """One test cell's observations of the answer the notebook defined: the observing half of the
+    checks, and nothing that knows what the answer should give. A probe observes every case of
+    the cell but its trial cases (the grader runs those in jobs of their own); a trial step runs
+    the test on the one piece it carries."""
+    from autograder.engine import cases, trials
+    from autograder.engine import observe as observing
+
+    exercise = cases.exercises(assignment)[step.exercise]
+    try:
+        answer = observing.resolve_answer(step.answer, namespace)
+    except NameError as err:
+        return observing.CellObservation(missing=str(err))
+    if isinstance(step, wire.TrialStep):
+        return trials.observe_trial(exercise, answer, step.source)
+    chosen = {case.name for case in exercise.cases if case.trial is None}
+    seeds = observing.seeds_for(exercise, step.hidden, step.seed)
+    return observing.observe_cell(exercise, answer, {name: s for name, s in seeds.items() if name in chosen})
+
+
+def _safe(text) -> str:
+    try:
+        return str(text())
+    except Exception:  # noqa: BLE001 - a hostile __str__ must not stop the report
+        return "<unprintable>"

@@ -1,0 +1,1 @@
+"""The book, the releases and the learner's kit: what learners read and download."""

@@ -1,0 +1,183 @@
+"""Chapter 7's checks: the evidence of the version-counter mechanism tells torch's error from
+forgeries, 1-minimality counts the learner's own statements, mutation grading needs two correct
+pairs first, the key agrees with torch, the page does not answer its own exercises, and the
+catalogue's answers get the verdicts they should."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+import torch
+
+from answer_key import capstone as key
+from autograder.chapters.capstone import CORRECT, MUTANTS, PROVIDERS, capstone_inputs
+from autograder.engine.observe import resolve_answer
+from autograder.engine.reduction import (
+    deletions_keeping,
+    passes_with,
+    reductions,
+    still_failing_reductions,
+    witnessed_failure,
+)
+from autograder.engine.trials import piece
+from autograder.pipeline.course import Course, nbgrader_meta, read_notebook
+from tests.cases import ChapterCases
+from tests.catalog.capstone import BROKEN_NOT_MINIMAL, EXPLOITS, MESSAGE, RIGHT, TEST, TEST_NOTHING
+from tests.grading import run_cell_source
+
+
+def notebook_cells() -> dict[str, str]:
+    notebook = read_notebook(Course().source_notebook("capstone"))
+    return {nbgrader_meta(c).get("grade_id"): c.source for c in notebook.cells}
+
+
+def kernel_namespace() -> dict:
+    """What an answer sees in the chapter's kernel: the setup cell, then the fragment's cell."""
+    cells = notebook_cells()
+    namespace: dict = {"__name__": "__main__"}
+    run_cell_source(cells["capstone-setup"] + "\n" + cells["capstone-why-fragment"], "<chapter>", namespace)
+    return namespace
+
+
+@pytest.fixture(autouse=True)
+def _restore_the_modules():
+    modules = [sys.modules[name] for name in ("autograder.chapters.capstone", "autograder.engine.reduction")]
+    kept = [dict(vars(module)) for module in modules]
+    yield
+    for module, names in zip(modules, kept, strict=True):
+        vars(module).clear()
+        vars(module).update(names)
+
+
+class TestCapstoneCases(ChapterCases):
+    CHAPTER = "capstone"
+    NAMES = kernel_namespace()
+
+    def answer(self, grade_id, label, source):
+        from autograder.engine.cases import exercises
+
+        namespace = dict(self.NAMES)
+        if grade_id == "capstone-regression-test":  # its visible checks run it on the learner's own pair
+            run_cell_source(RIGHT["capstone-regression"][0][1], "<capstone-regression>", namespace)
+        try:
+            run_cell_source(source, f"<{self.CHAPTER}:{grade_id}:{label}>", namespace)
+        except NotImplementedError:
+            pass
+        return resolve_answer(exercises("capstone")[grade_id].answer, namespace)
+
+
+def _defined(source: str, name: str = "broken"):
+    namespace = kernel_namespace()
+    run_cell_source(source, f"<{name}>", namespace)
+    return namespace[name]
+
+
+def test_the_notebooks_fragment_fails_as_the_reference_reduction_does():
+    fragment = kernel_namespace()["training_fragment"]
+    assert witnessed_failure(fragment, PROVIDERS)["raised"] == witnessed_failure(key.broken, PROVIDERS)["raised"]
+
+
+def test_the_mechanism_leaves_evidence_and_no_forgery_does():
+    real = witnessed_failure(key.broken, PROVIDERS)
+    assert real["raised"][1] == MESSAGE
+    assert real["raised by a backward it called"] and real["a saved tensor is stale with that message"]
+    for label in ("torch-check", "assert-async", "rewritten-args", "generator-throw", "compiled-as-torch",
+                  "dynamic-helper", "switches-off-the-witness"):
+        source = dict(EXPLOITS["capstone-regression"])[label]
+        found = witnessed_failure(_defined(source), PROVIDERS)
+        assert not (found["raised by a backward it called"] and found["a saved tensor is stale with that message"]
+                    and found["torch calls made by other functions"] == []), label
+
+
+def test_autograd_grad_counts_as_a_backward():
+    def through_grad():
+        w, x = capstone_inputs()
+        hidden = (x @ w).tanh()
+        hidden[:, 4:].mul_(100)
+        torch.autograd.grad(hidden.sum(), w)
+
+    found = witnessed_failure(through_grad, PROVIDERS)
+    assert found["raised by a backward it called"] and found["a saved tensor is stale with that message"]
+
+
+def test_a_helper_that_makes_the_failure_is_named_and_vouches_for_nothing():
+    found = witnessed_failure(_defined("def broken():\n    training_fragment()\n"), PROVIDERS)
+    assert found["torch calls made by other functions"] == ["training_fragment"]
+    assert not found["raised by a backward it called"]
+
+
+def test_the_deletion_count_is_that_of_the_learners_own_statements():
+    assert deletions_keeping(key.broken) == 0
+    assert deletions_keeping(_defined(BROKEN_NOT_MINIMAL)) == 2
+    assert still_failing_reductions(_defined(BROKEN_NOT_MINIMAL), ("RuntimeError", MESSAGE.split(" Hint:")[0])) == [
+        "confidence.mul_(100)", "send_to_dashboard(confidence, dashboard)"]
+
+
+def test_nested_statements_are_deleted_too_and_a_docstring_is_kept():
+    source = '''
+def broken():
+    """Kept: a docstring is not a statement of the failure."""
+    w, x = capstone_inputs()
+    hidden = (x @ w).tanh()
+    if True:
+        unused = hidden.detach()
+        hidden[:, 4:].mul_(100)
+    hidden.sum().backward()
+'''
+    deleted = [line for line, _reduced in reductions(_defined(source))]
+    assert deleted == ["w, x = capstone_inputs()", "hidden = (x @ w).tanh()", "if True:",
+                       "hidden.sum().backward()", "unused = hidden.detach()", "hidden[:, 4:].mul_(100)"]
+    assert deletions_keeping(_defined(source)) == 1
+
+
+CORRECT_PAIRS = [piece(key.TRIALS[name]) for name in CORRECT]
+
+
+def test_every_mutant_fails_otherwise_and_both_correct_pairs_fail_alike():
+    reference = witnessed_failure(CORRECT_PAIRS[0][0], PROVIDERS)["raised"]
+    second = witnessed_failure(CORRECT_PAIRS[1][0], PROVIDERS)["raised"]
+    assert reference[1].split(" Hint:")[0] == second[1].split(" Hint:")[0]
+    assert set(key.TRIALS) == {*CORRECT, *MUTANTS}
+    for name in MUTANTS:
+        broken, fixed = piece(key.TRIALS[name])
+        if name == "fixed-through-data":
+            assert not torch.allclose(fixed(), CORRECT_PAIRS[0][1](), atol=1e-4)
+        else:
+            assert witnessed_failure(broken, PROVIDERS)["raised"] != reference, name
+    assert torch.allclose(CORRECT_PAIRS[0][1](), CORRECT_PAIRS[1][1](), atol=1e-6)
+
+
+def test_mutation_grading_needs_the_test_to_pass_on_both_correct_pairs():
+    good = _defined(TEST, "test_regression")
+    assert all(passes_with(good, *pair) for pair in CORRECT_PAIRS)
+    assert not any(passes_with(good, *piece(key.TRIALS[name])) for name in MUTANTS)
+    nothing = _defined(TEST_NOTHING, "test_regression")
+    assert passes_with(nothing, *piece(key.TRIALS["broken-no-longer-raises"]))
+
+
+def test_the_key_agrees_with_torch():
+    values = key._selftest()
+    assert values == {"q1": True, "q2": False, "q3": 2, "q4": True}
+    assert key.fingerprint(key.broken) == ("RuntimeError", MESSAGE.split(" Hint:")[0])
+
+
+def test_the_page_does_not_answer_its_exercises():
+    cells = notebook_cells()
+    own = {"capstone-selftest-task", "capstone-selftest", "capstone-fingerprint", "capstone-regression",
+           "capstone-regression-test"}
+    page = "\n".join(source for gid, source in cells.items() if gid not in own)
+    assert "fingerprint_of" not in page and "def fingerprint" not in page
+    for said in ("grad(loss, w)", "hidden[:, 4:] * 100", "mul_(10).mul_(10)", "match='output 0 of Tanh'",
+                 'match="output 0 of Tanh"'):
+        assert said not in page, said
+
+
+def test_every_fingerprint_check_runs_on_a_failure_with_a_hint_and_on_code_that_passes():
+    from autograder.chapters.capstone import fingerprint as declared
+
+    for case in declared.cases:
+        for seed in (1, 2, 3):
+            found = [key.fingerprint(*inputs) for inputs in case.draws(seed)]
+            assert None in found, case.name
+            assert any(f is not None and f[0] == "RuntimeError" for f in found), case.name

@@ -1,0 +1,134 @@
+"""Chapter 3's checks: the key agrees with torch, the page does not answer its own exercises, and
+the catalogue's answers get the verdicts they should."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+import pytest
+import torch
+
+from answer_key.detach import _selftest, independent_copy, provenance_grad, round_ste
+from autograder.chapters.detach import COPY_CASES, report_copy, report_gradient, report_ste
+from autograder.engine import observe
+from autograder.engine.cases import exercises
+from autograder.engine.draw import Draw
+from tests.cases import ChapterCases
+from tests.catalog.detach import FORGERIES
+from tests.forgeries import earned_apart
+
+NOTEBOOK = Path(__file__).parents[2] / "notebooks/detach/detach.ipynb"
+
+
+@pytest.fixture(autouse=True)
+def _checks_restored():
+    """An exploit may rebind the observing side in this process: put it back after each test."""
+    point = observe.observe_point
+    calls = {(g, c.name): c.call for g, ex in exercises("detach").items() for c in ex.cases}
+    yield
+    observe.observe_point = point
+    for g, ex in exercises("detach").items():
+        for c in ex.cases:
+            object.__setattr__(c, "call", calls[(g, c.name)])
+
+
+class TestDetachCases(ChapterCases):
+    CHAPTER = "detach"
+    NAMES = {"torch": torch}
+
+
+@pytest.mark.parametrize("name", sorted(COPY_CASES))
+def test_the_reference_copy_shares_nothing_and_is_compact(name):
+    (t,) = COPY_CASES[name][1](Draw(3))
+    found = report_copy(independent_copy, t)
+    assert found["a write to it"] == "left t alone" and found["and moved t's version by"] == 0
+    assert not found["requires_grad"] and not found["has a grad_fn"] and found["contiguous"]
+    assert torch.equal(found["values"], t.detach()) and found["t left alone by the call"]
+
+
+def test_detach_and_data_are_told_apart_by_the_version_they_move():
+    t = torch.randn(4, requires_grad=True) * 1
+    assert report_copy(lambda s: s.detach(), t)["and moved t's version by"] == 1
+    assert report_copy(lambda s: s.data, t)["and moved t's version by"] == 0
+
+
+def test_only_a_transposed_input_tells_a_compact_copy_from_a_clone():
+    (t,) = COPY_CASES["transposed"][1](Draw(5))
+    assert not report_copy(lambda s: s.detach().clone(), t)["contiguous"]
+    (t,) = COPY_CASES["leaf"][1](Draw(5))
+    assert report_copy(lambda s: s.detach().clone(), t)["contiguous"]
+
+
+def test_the_provenance_gradient_is_two_x_cubed_by_autograd():
+    x = torch.tensor([1.0, -2.0, 0.5])
+    found = report_gradient(provenance_grad, x)
+    assert torch.allclose(found["returned"], 2 * x ** 3) and found["autograd ran from x's values"]
+    assert not report_gradient(lambda x: 2 * x ** 3, x)["autograd ran from x's values"]
+
+
+def test_a_caller_tensor_made_a_leaf_is_not_left_alone_and_is_put_back():
+    x = torch.randn(3, requires_grad=True)
+    x.grad = torch.ones(3)
+
+    def callers(x):
+        y = x * x
+        (y * y.detach()).sum().backward()
+        return x.grad
+
+    assert report_gradient(provenance_grad, x)["x left alone"]
+    assert not report_gradient(callers, x)["x left alone"]
+    assert torch.equal(x.grad, torch.ones(3))
+
+
+def test_the_straight_through_rounding_clips_its_gradient():
+    x = torch.tensor([-2.6, -2.5, -2.0, -1.5, -0.5, 0.5, 1.9, 2.0, 2.1])
+    found = report_ste(round_ste, x, torch.ones_like(x))
+    assert torch.equal(found["forward"], torch.round(x).clamp(-2, 2))
+    assert torch.equal(found["grad"], torch.tensor([0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0]))
+
+
+def test_the_self_test_answers_are_torchs():
+    assert _selftest() == {"q1": False, "q2": 20.0, "q3": True, "q4": False, "q5": False, "q6": False,
+                           "q7": True, "q8": False}
+
+
+def _page(excluded: tuple[str, ...]) -> str:
+    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    return "\n".join(c.source for c in notebook.cells if c.metadata["nbgrader"]["grade_id"] not in excluded)
+
+
+def test_the_page_does_not_show_the_answers():
+    page = _page(("detach-exercises", "detach-independent", "detach-provenance-task", "detach-provenance",
+                  "detach-ste-task", "detach-ste", "detach-selftest-task", "detach-selftest"))
+    for fragment in ("contiguous_format", "y * y.detach()", "clamp(-2, 2)", "x.clone().detach()",
+                     "detach().requires_grad_()", "torch.inference_mode():\n    layer.weight", "p.detach()",
+                     ".sum().detach().requires_grad_()"):
+        assert fragment not in page, fragment
+
+
+@pytest.mark.parametrize("forgery", [(g, label, source) for g, found in FORGERIES.items() for label, source in found],
+                         ids=lambda forgery: f"{forgery[0]}:{forgery[1]}")
+def test_a_forged_observation_earns_no_more_than_the_untouched_answer(forgery):
+    grade_id, label, source = forgery
+    for forged, untouched in earned_apart("detach", grade_id, source, {"torch": torch}):
+        assert forged <= untouched, f"{label}: {forged} > {untouched}"
+
+
+def test_every_round_ste_check_refuses_every_catalogued_mistake_whatever_its_seed():
+    """A wrong answer's verdict must not depend on the seed (nbgrader and the sandbox draw anew)."""
+    from answer_key.keys import key_of
+    from autograder.chapters.detach import ste
+
+    known = key_of(ste)
+    for case in ste.cases:
+        for seed in (1, 2, 3):
+            for model in known.models:
+                found = [report_ste_safe(model.answer, inputs) for inputs in case.draws(seed)]
+                right = [report_ste_safe(round_ste, inputs) for inputs in case.draws(seed)]
+                assert any(f != r for f, r in zip(found, right, strict=True)), (case.name, seed, model.name)
+
+
+def report_ste_safe(answer, inputs):
+    found = report_ste(answer, *inputs)
+    return repr({k: (v.tolist() if isinstance(v, torch.Tensor) else v) for k, v in found.items()})

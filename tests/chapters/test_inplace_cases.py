@@ -1,0 +1,164 @@
+"""Chapter 2's checks: the key agrees with torch, the page does not answer its own exercises, and
+the catalogue's answers get the verdicts they should."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+import torch
+
+from answer_key.inplace import (
+    SAVES_MORE_OPS,
+    SAVES_OPS,
+    _selftest,
+    backward_survives,
+    fixed_energy,
+    fixed_gate,
+    what_op_saves,
+)
+from autograder.chapters.inplace import SAVES_EXPRESSIONS, SAVES_MORE_EXPRESSIONS, backward_report
+from autograder.engine import observe
+from autograder.engine.cases import exercises
+from tests.cases import ChapterCases
+from tests.catalog.inplace import FORGERIES
+from tests.forgeries import earned_apart
+
+NOTEBOOK = Path(__file__).parents[2] / "notebooks/inplace/inplace.ipynb"
+
+
+@pytest.fixture(autouse=True)
+def _checks_restored():
+    """An exploit may rebind the observing side in this process: put it back after each test."""
+    point = observe.observe_point
+    calls = {(g, c.name): c.call for g, ex in exercises("inplace").items() for c in ex.cases}
+    yield
+    observe.observe_point = point
+    for g, ex in exercises("inplace").items():
+        for c in ex.cases:
+            object.__setattr__(c, "call", calls[(g, c.name)])
+
+
+class TestInplaceCases(ChapterCases):
+    CHAPTER = "inplace"
+    NAMES = {"torch": torch}
+
+
+def _saved_by_node(op) -> str:
+    """What the op's graph nodes hold, read from their ``_saved_*`` attributes (not by probing)."""
+    a = torch.tensor([0.5, 1.0, 2.0], requires_grad=True) * 1
+    out = op(a)
+    held, pending = [], [out.grad_fn]
+    while pending:
+        node = pending.pop()
+        if node is None or node is a.grad_fn:
+            continue
+        held += [getattr(node, name) for name in dir(node) if name.startswith("_saved_")]
+        pending += [n for n, _ in node.next_functions]
+    tensors = [t for t in held if isinstance(t, torch.Tensor)]
+    if any(t.data_ptr() == a.data_ptr() for t in tensors):
+        return "input"
+    if any(t.data_ptr() == out.data_ptr() for t in tensors):
+        return "output"
+    return "nothing"
+
+
+def test_the_probe_of_every_op_agrees_with_its_saved_attributes():
+    for key, op in {**SAVES_OPS, **SAVES_MORE_OPS}.items():
+        assert what_op_saves(op) == _saved_by_node(op), key
+
+
+def test_the_probe_sees_a_write_to_what_was_saved_and_only_that():
+    assert not backward_survives(torch.exp, write_input=False)
+    assert backward_survives(torch.exp, write_input=True)
+    assert backward_survives(lambda a: a + 1, write_input=True)
+
+
+def test_the_ops_cover_every_answer_visibly_and_hidden():
+    for ops, expressions in ((SAVES_OPS, SAVES_EXPRESSIONS), (SAVES_MORE_OPS, SAVES_MORE_EXPRESSIONS)):
+        assert ops.keys() == expressions.keys()
+        for hidden in (False, True):
+            found = {what_op_saves(ops[k]) for k, (_text, h) in expressions.items() if h == hidden}
+            assert found == {"input", "output", "nothing"}, hidden
+
+
+def _page(excluded: tuple[str, ...]) -> str:
+    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    return "\n".join(c.source for c in notebook.cells if c.metadata["nbgrader"]["grade_id"] not in excluded)
+
+
+#: The name of each op of the saves exercises, as prose would name it.
+OP_NAMES = {"neg": "neg", "sub_const": "sub"}
+
+
+def test_the_chapter_never_runs_the_ops_of_its_saves_exercises_nor_says_what_they_save():
+    page = _page(("inplace-exercises", "inplace-saves", "inplace-saves-more-task", "inplace-saves-more"))
+    for expressions in (SAVES_EXPRESSIONS, SAVES_MORE_EXPRESSIONS):
+        for key, (text, _hidden) in expressions.items():
+            assert len(text) < 4 or text not in page, text
+            name = OP_NAMES.get(key) or text.split("(")[0].split(".")[-1]
+            word = re.escape(name)
+            said = rf"\b{word}\b[^.;:]{{0,80}}\bsav(es|ed)\b|\bsav(es|ed)\b[^.;:]{{0,40}}\b{word}\b"
+            assert not re.search(said, page), (key, re.search(said, page))
+
+
+def test_the_self_test_answers_are_printed_nowhere_on_the_page():
+    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    sources = "\n".join(c.source for c in notebook.cells
+                        if c.metadata["nbgrader"]["grade_id"] not in ("inplace-selftest-task", "inplace-selftest"))
+    for fragment in ("a.detach().mul_(2)", "a.copy_(b)", "z = y * 3", "y.detach()[0] = 5", "a * a.detach()"):
+        assert fragment not in sources, fragment
+
+
+def test_the_repairs_do_not_appear_on_the_page():
+    page = _page(("inplace-fix-gate", "inplace-fix-alias"))
+    assert "x.sigmoid() * t" not in page and "x.tanh() - s" not in page
+    assert "h[1:].add_(1)" not in page
+
+
+def test_the_self_test_answers_are_torchs():
+    assert _selftest() == {"q1": 3, "q2": 1, "q3": True, "q4": 2, "q5": False}
+
+
+def test_the_repair_reports_are_what_autograd_gives():
+    x0 = torch.tensor([0.5, -1.0, 2.0])
+    report = backward_report(fixed_gate, x0)
+    s, t = torch.sigmoid(x0), torch.tanh(x0)
+    assert report["backward"] is None and torch.allclose(report["value"], (s * t * (t - s * t)).sum())
+    x = x0.clone().requires_grad_()
+    u = torch.tanh(x)
+    v = torch.sigmoid(x) * u
+    (v * (u - v)).sum().backward()
+    assert torch.allclose(report["grad"], x.grad)
+    energy = backward_report(fixed_energy, x0)
+    shifted = x0.exp() + torch.tensor([0.0, 1.0, 1.0])
+    assert torch.allclose(energy["value"], (shifted * shifted).sum())
+    assert torch.allclose(energy["grad"], 2 * shifted * x0.exp())
+
+
+def test_data_gives_a_wrong_gradient_in_both_repairs():
+    """The catalogued .data answers are refused by their gradient, not by watching for .data."""
+    from answer_key.inplace import _energy_data, _gate_data
+
+    x0 = torch.tensor([0.5, -1.0, 2.0])
+    for right, data in ((fixed_gate, _gate_data), (fixed_energy, _energy_data)):
+        ours, theirs = backward_report(right, x0), backward_report(data, x0)
+        assert theirs["backward"] is None and torch.allclose(ours["value"], theirs["value"])
+        assert not torch.allclose(ours["grad"], theirs["grad"])
+
+
+def test_the_unrepaired_code_fails_with_torchs_version_error():
+    from answer_key.inplace import _energy_unrepaired, _gate_unrepaired
+
+    for broken in (_gate_unrepaired, _energy_unrepaired):
+        assert "modified by an inplace operation" in backward_report(broken, torch.randn(4))["backward"]
+
+
+@pytest.mark.parametrize("forgery", [(g, label, source) for g, found in FORGERIES.items() for label, source in found],
+                         ids=lambda forgery: f"{forgery[0]}:{forgery[1]}")
+def test_a_forged_observation_earns_no_more_than_the_untouched_answer(forgery):
+    grade_id, label, source = forgery
+    for forged, untouched in earned_apart("inplace", grade_id, source, {"torch": torch}):
+        assert forged <= untouched, f"{label}: {forged} > {untouched}"
