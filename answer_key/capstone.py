@@ -352,7 +352,8 @@ key("capstone-selftest", _selftest, values=True, models=[
 # Two correct pairs and the mutants of capstone-regression-test (:mod:`autograder.engine.trials`), as
 # source: each runs in a job of its own, never labelled, in the namespace of the test it is given
 # (a test that stands something in for the notebook's functions reaches them). They read the
-# fragment's own inputs, and each fixed() sends to the dashboard, as a repaired fragment does.
+# fragment's own inputs, and each fixed() sends the confidence and the dashboard units, as 4.2 asks
+# of a repaired fragment.
 _READS = "import torch\nfrom autograder.chapters.capstone import TARGETS, capstone_inputs, readout, send_to_dashboard\n"
 _BROKEN_ONE = '''
 def broken():
@@ -370,7 +371,8 @@ _FIXED_ONE = _LOSS + '''
 def fixed():
     w, x = capstone_inputs()
     loss = _loss(w, x)
-    send_to_dashboard((x @ w).tanh()[:, 4:].detach() * 100)
+    hidden = (x @ w).tanh().detach()
+    send_to_dashboard((hidden @ readout()).softmax(dim=1).amax(dim=1) * 100, hidden[:, 4:] * 100)
     loss.backward()
     return w.grad
 '''
@@ -386,8 +388,9 @@ def broken():
 
 def fixed():
     weights, batch = capstone_inputs()
-    activations = torch.tanh(batch @ weights)
-    send_to_dashboard(activations.detach().narrow(1, 4, 2).mul(100))
+    activations = torch.tanh(batch @ weights).detach()
+    confidence = 100 * torch.softmax(activations @ readout(), dim=1).max(dim=1).values
+    send_to_dashboard(confidence, activations.narrow(1, 4, 2).mul(100))
     (grad,) = torch.autograd.grad(_loss(weights, batch), weights)
     return grad
 ''',
@@ -414,9 +417,11 @@ def broken():
 def fixed():
     w, x = capstone_inputs()
     hidden = (x @ w).tanh()
-    loss = torch.nn.functional.cross_entropy(hidden @ readout(), torch.tensor(TARGETS)) + 1e-3 * w.pow(2).sum()
+    logits = hidden @ readout()
+    loss = torch.nn.functional.cross_entropy(logits, torch.tensor(TARGETS)) + 1e-3 * w.pow(2).sum()
+    confidence = logits.detach().softmax(dim=1).amax(dim=1) * 100
     hidden.data[:, 4:].mul_(100)
-    send_to_dashboard(hidden[:, 4:].detach())
+    send_to_dashboard(confidence, hidden[:, 4:].detach())
     loss.backward()
     return w.grad
 ''',

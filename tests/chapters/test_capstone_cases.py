@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from answer_key import capstone as key
-from autograder.chapters.capstone import CORRECT, MUTANTS, PROVIDERS, capstone_inputs
+from autograder.chapters.capstone import CORRECT, MUTANTS, PROVIDERS, capstone_inputs, readout
 from autograder.engine.observe import resolve_answer
 from autograder.engine.reduction import (
     deletions_keeping,
@@ -146,6 +146,21 @@ def test_every_mutant_fails_otherwise_and_both_correct_pairs_fail_alike():
         else:
             assert witnessed_failure(broken, PROVIDERS)["raised"] != reference, name
     assert torch.allclose(CORRECT_PAIRS[0][1](), CORRECT_PAIRS[1][1](), atol=1e-6)
+
+
+def test_every_correct_pair_sends_what_a_repaired_fragment_sends():
+    """4.2 asks a repaired fragment to send the confidence and the dashboard units: a test that checks
+    what ``fixed()`` sent passes on the grader's correct pairs as on a learner's own."""
+    w, x = capstone_inputs()
+    hidden = (x @ w).tanh().detach()
+    expected = ((hidden @ readout()).softmax(dim=1).amax(dim=1) * 100, hidden[:, 4:] * 100)
+    for _broken, fixed in CORRECT_PAIRS:
+        sent: list[tuple] = []
+        fixed.__globals__["send_to_dashboard"] = lambda *values, sent=sent: sent.append(values)
+        fixed()
+        assert len(sent) == 1 and len(sent[0]) == 2, [len(values) for values in sent]
+        for value, wanted in zip(sent[0], expected, strict=True):
+            torch.testing.assert_close(value, wanted)
 
 
 def test_mutation_grading_needs_the_test_to_pass_on_both_correct_pairs():
