@@ -47,7 +47,7 @@ def run_answer_on_ranks(worker: Callable[..., Any], *args: Any, world_size: int 
 
 
 def small_model(seed: int = 0) -> nn.Module:
-    """The chapter's running model: two linear layers, 58 parameters."""
+    """The chapter's running model: two linear layers, 4 parameters of 58 elements."""
     torch.manual_seed(seed)
     return nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 2))
 
@@ -357,7 +357,7 @@ SELFTEST_FEATURES = 387
 SELFTEST_LAYERS = 3
 SELFTEST_CAP_MB = 1
 SELFTEST_SHARDED = (3, 7)  # nn.Linear(3, 7): a (7, 3) weight
-SELFTEST_FLAT = (4, 3)  # nn.Linear(4, 3) under FSDP1: 12 + 3 = 15 elements over 2 ranks
+SELFTEST_FLAT = (4, 3)  # nn.Linear(4, 3) under FSDP1: 12 + 3 = 15 elements, padded to 16 for 2 ranks
 
 SELFTEST_QUESTIONS = {
     "q1": (f"DDP with bucket_cap_mb={SELFTEST_CAP_MB} and its other defaults wraps {SELFTEST_LAYERS} "
