@@ -37,6 +37,7 @@ from autograder.pipeline.sandbox.confine import is_root
 from tests import forger
 from tests.cases import student_edition_cells
 from tests.submissions import submit
+from tests.warm_kernels import forked_kernels
 
 SEED = 20261201
 UNTOUCHED = "untouched"
@@ -221,7 +222,8 @@ class ChapterGrading:
         for student, answered in sources.items():
             submit(released_course, chapter, student, answered)
         cls.submit_more(released_course)
-        flags = autograde(released_course, chapter)
+        with forked_kernels():  # each student's kernel a fresh process, without importing torch again
+            flags = autograde(released_course, chapter)
         return Graded(released_course, chapter, scores(released_course, chapter), flags, sources)
 
     def test_right_spellings_earn_every_point(self, graded: Graded, right_student: str) -> None:

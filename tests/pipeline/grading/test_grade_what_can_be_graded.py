@@ -21,6 +21,7 @@ from autograder.pipeline.site.release import release
 from tests.catalog.views import RIGHT, WRONG
 from tests.conftest import copy_course
 from tests.submissions import submit, write_submission
+from tests.warm_kernels import forked_kernels
 
 pytestmark = pytest.mark.nbgrader
 CHAPTER = "views"
@@ -165,7 +166,8 @@ def test_plain_nbgrader_grades_the_reconciled_copies_too(released, tmp_path) -> 
 
     course = Course(tmp_path / "plain")
     shutil.copytree(released.root, course.root)
-    flags = autograde(course, CHAPTER)
+    with forked_kernels():
+        flags = autograde(course, CHAPTER)
     check(course, flags, f"{CHAPTER}-flags.csv")
 
 
