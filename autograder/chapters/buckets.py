@@ -95,10 +95,16 @@ def _secret(count: int) -> int:
     return int.from_bytes(os.urandom(4), "big") % count
 
 
+#: What a check's changing rank does in other runs, beside its own change. Every check changes a
+#: buffer in some runs: a comparison of the parameters alone misses it. The check whose change keeps
+#: every checksum also swaps two weights in some runs, which keeps the sums only: the same check then
+#: tells a comparison of sums from one of checksums, whichever other changes a float sum happens to see.
+ALSO = {"running": (), "checksum": ("swap", "running")}
+
+
 def _plan(runs: int, change: str) -> list[str]:
-    """Which runs this rank changes, and how: every option at least once, drawn from os.urandom.
-    Every check changes a buffer in some runs: a comparison of the parameters alone misses it."""
-    options = ["none", change] if change == "running" else ["none", change, "running"]
+    """Which runs this rank changes, and how: every option at least once, drawn from os.urandom."""
+    options = ["none", change, *ALSO.get(change, ("running",))]
     while True:
         plan = [options[_secret(len(options))] for _ in range(runs)]
         if set(plan) == set(options):
@@ -271,7 +277,7 @@ for _name, _verdicts in VERDICT_RULES.items():
 
 def _show_agreement(inputs: tuple) -> str:
     (into, hidden, out, _seed, _count), change, changer, world, *_ = inputs
-    also = "" if change == "running" else ", in some it changes a running mean"
+    also = "".join(f", in some it {CHANGES[other]}" for other in ALSO.get(change, ("running",)))
     return (f"Linear({into}, {hidden}) → BatchNorm1d({hidden}) → Linear({hidden}, {out}) on {world} ranks, "
             f"{RUNS} runs: in some runs rank {changer} {CHANGES[change]}{also}, in the others nothing")
 

@@ -5,6 +5,7 @@ they should (in process, the distributed checks on real ranks)."""
 
 from __future__ import annotations
 
+import itertools
 import sys
 from pathlib import Path
 
@@ -122,6 +123,32 @@ def test_every_plan_changes_a_buffer_and_leaves_some_runs_alone():
         for _ in range(50):
             plan = buckets._plan(buckets.RUNS, change)
             assert "none" in plan and "running" in plan and change in plan
+            assert set(plan) == {"none", change, *buckets.ALSO.get(change, ("running",))}
+
+
+def test_each_cell_tells_every_catalogued_mistake_from_the_others_on_any_plan():
+    """A cell names a mistake whose model reproduces its results in that cell alone. Every plan holds
+    each option of a check at least once; so some option of the cell's checks must set the two rules
+    apart on every drawn module, or a draw could name one mistake for the other."""
+    def verdicts(change: str, changer: int, world: int, seed: int) -> dict[str, tuple]:
+        spec = agree_spec(Draw(seed))
+        states = []
+        for rank in range(world):
+            model = agree_module(spec)
+            if rank == changer:
+                buckets._change(model, change)
+            states.append(module_state(model))
+        return {rule: tuple(decide(states)) for rule, decide in VERDICT_RULES.items()}
+
+    for hidden in (False, True):
+        options = {(option, changer, world) for change, changer, world, h, _ in AGREE_CASES.values() if h == hidden
+                   for option in ["none", change, *buckets.ALSO.get(change, ("running",))]}
+        found = {option: [verdicts(*option, seed) for seed in range(20)] for option in options}
+        mistakes = [rule for rule in VERDICT_RULES if rule != "reference" and any(
+            v[rule] != v["reference"] for runs in found.values() for v in runs)]
+        for mistake, other in itertools.permutations(mistakes, 2):
+            assert any(all(v[mistake] != v[other] for v in runs) for runs in found.values()), \
+                (hidden, mistake, other)
 
 
 def test_each_change_differs_bitwise_and_keeps_what_it_claims_to_keep():
