@@ -1,1 +1,2 @@
-"""Running untrusted cells: the zygote pool, the held prefix, the confined child, the wire."""
+"""Running untrusted cells: the zygote pool, the held prefix, the launch of the confined child, the
+child itself, the wire."""

@@ -7,7 +7,6 @@ which runs as root and forks the sandboxes).
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import queue
 import select
@@ -39,28 +38,29 @@ class Worker:
             env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, start_new_session=True,
         )
         hello = self._read(READY_SECONDS)
-        if not hello or not hello.get("ready"):
+        ready = None if hello is None else wire.Ready.from_line(hello)
+        if ready is None or not ready.ready:
             self.close()
             raise SandboxUnavailable(f"sandbox worker {index} did not start")
-        self.uid = hello["uid"]
+        self.uid = ready.uid
 
-    def _read(self, seconds: float) -> dict | None:
+    def _read(self, seconds: float) -> bytes | None:
         deadline = time.monotonic() + seconds
         out = self.process.stdout
         while time.monotonic() < deadline:
             ready, _, _ = select.select([out], [], [], min(1.0, max(0.0, deadline - time.monotonic())))
             if ready:
-                line = out.readline()
-                return json.loads(line) if line else None
+                return out.readline() or None
             if self.process.poll() is not None:
                 return None
         return None
 
     def run(self, job: wire.Job) -> wire.JobResult | None:
+        """Send the job; the zygote's answer, or None when the zygote failed."""
         self.process.stdin.write(job.to_line().encode())
         self.process.stdin.flush()
         answer = self._read(job.wait)
-        return None if answer is None else wire.JobResult.from_json(answer)
+        return None if answer is None else wire.JobResult.from_line(answer)
 
     def close(self) -> None:
         if self.process.poll() is None:

@@ -12,13 +12,14 @@ Design (who holds the state, and why no submission can reach it):
   mount, network and IPC namespaces of its own, with a fresh ``/tmp`` and the sandbox's working
   directory and environment (``/tmp/scratch``, the same variables), runs the prefix once in its
   IPython shell with the output captured and the sandbox user as effective user (the rights a
-  run from the top has), and tells the zygote the cells' reports.
-* For each job the zygote hands the holder the plan; the holder forks the child that confines
-  itself and runs the remaining steps, exactly as the zygote's ``run_job``
-  does from the zygote (the same function), and answers with the job's result, the prefix's cell
-  reports replayed in front so the verdict, the feedback and the stored notebook are those of a
-  run from the top. The child's wall-clock and CPU limits are what a run from the top would have
-  left after the prefix.
+  run from the top has), keeps the cells' reports, and tells the zygote it is ready.
+* For each job the zygote hands the holder the job's line as the grader wrote it; the holder
+  launches the child that confines itself and runs the remaining steps, exactly as the zygote
+  launches one from the top (:func:`autograder.pipeline.sandbox.launch.run`), and answers with the
+  job's result line, which the zygote passes on as it came: the prefix's cell reports replayed in
+  front so the verdict, the feedback and the stored notebook are those of a run from the top.
+  The child's wall-clock and CPU limits are what a run from the top would have left after the
+  prefix.
 * Submissions run as the sandbox user; the holder is root. A process of another uid cannot
   signal it, ptrace it or open its ``/proc/<pid>/mem``; the child closes every descriptor but its
   report pipe before it runs a cell; the holder refuses to serve (and the chapter runs from the
@@ -49,14 +50,13 @@ import select
 import signal
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import nbformat
 
 from autograder.pipeline.course import is_answer_cell, is_test_cell, nbgrader_meta
-from autograder.pipeline.sandbox import confine, wire
+from autograder.pipeline.sandbox import confine, launch, wire
 
 FORKED = "forked"
 # What the IPython shell itself writes in its home (the working folder) in every run.
@@ -66,9 +66,6 @@ NOT_LEADING = "ran from the top: the submission does not start with the chapter'
 START_GRACE = 10.0
 # The inductor's compile workers would be processes and threads a fork cannot carry.
 PREFIX_ENVIRONMENT = {"TORCHINDUCTOR_COMPILE_THREADS": "1"}
-#: How a holder supervises the confined child it forks for a job (the zygote's ``run_job``, handed
-#: in so that this module never imports the zygote that imports it).
-RunJob = Callable[[wire.Job, int, int], wire.JobResult]
 
 
 def of_edition(edition: nbformat.NotebookNode, assignment: str) -> wire.Prefix:
@@ -106,8 +103,7 @@ def identity(prefix: wire.Prefix, output_limit: int) -> str:
 class Holder:
     """The zygote's handle on one prefix holder process."""
 
-    def __init__(self, prefix: wire.Prefix, limits: confine.Limits, output_limit: int, uid: int, gid: int,
-                 run_job: RunJob) -> None:
+    def __init__(self, prefix: wire.Prefix, limits: confine.Limits, output_limit: int, uid: int, gid: int) -> None:
         self.identity = identity(prefix, output_limit)
         jobs_r, self._jobs_w = os.pipe()
         self._answers_r, answers_w = os.pipe()
@@ -117,7 +113,7 @@ class Holder:
             try:
                 os.close(self._jobs_w)
                 os.close(self._answers_r)
-                _hold(prefix, output_limit, uid, gid, jobs_r, answers_w, run_job)
+                _hold(prefix, output_limit, uid, gid, jobs_r, answers_w)
                 code = 0
             finally:
                 os._exit(code)
@@ -125,16 +121,18 @@ class Holder:
         os.close(answers_w)
         self._buffer = b""
         hello = self._read(limits.wall + START_GRACE)
-        if hello is None:
+        ready = None if hello is None else wire.Ready.from_line(hello)
+        if ready is None:
             self.close()
             self.failure = f"the prefix did not finish within {limits.wall:.0f} s"
-        elif not hello.get("ready"):
+        elif not ready.ready:
             self.close()
-            self.failure = str(hello.get("why", "the prefix failed"))
+            self.failure = ready.why or "the prefix failed"
         else:
             self.failure = ""
 
-    def _read(self, seconds: float) -> dict | None:
+    def _read(self, seconds: float) -> str | None:
+        """The holder's next line, without its end."""
         deadline = time.monotonic() + seconds
         while b"\n" not in self._buffer:
             left = deadline - time.monotonic()
@@ -147,21 +145,19 @@ class Holder:
                     return None
                 self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
-        try:
-            return json.loads(line)
-        except ValueError:
-            return None
+        return line.decode("utf-8", errors="replace")
 
-    def run(self, job: wire.Job) -> wire.JobResult | None:
-        """Run a job whose plan starts with this holder's prefix; None when the holder failed."""
+    def relay(self, line: str, wall: float) -> str | None:
+        """Hand the holder a job line whose plan starts with its prefix; its answer line, or None
+        when the holder failed."""
         try:
-            data = job.to_line().encode()
+            data = line.encode()
             while data:
                 data = data[os.write(self._jobs_w, data):]
         except OSError:
             return None
-        answer = self._read(float(job.limits["wall"]) + START_GRACE)
-        return None if answer is None else wire.JobResult.from_json(answer)
+        answer = self._read(wall + START_GRACE)
+        return None if answer is None else answer + "\n"
 
     def close(self) -> None:
         """Kill the holder (its session: the prefix may have left processes) and reap it."""
@@ -183,8 +179,7 @@ class Holder:
             pass
 
 
-def _hold(prefix: wire.Prefix, output_limit: int, uid: int, gid: int, jobs_r: int, answers_w: int,
-          run_job: RunJob) -> None:
+def _hold(prefix: wire.Prefix, output_limit: int, uid: int, gid: int, jobs_r: int, answers_w: int) -> None:
     """The holder's life: set up like a sandbox (but root), run the prefix, then serve jobs."""
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     null = os.open(os.devnull, os.O_WRONLY)
@@ -201,16 +196,15 @@ def _hold(prefix: wire.Prefix, output_limit: int, uid: int, gid: int, jobs_r: in
         if unsafe:
             raise PrefixFailed(f"the prefix left {unsafe}: a fork of it would not be a run from the top")
     except PrefixFailed as failure:
-        answers.write(json.dumps({"ready": False, "why": str(failure)}) + "\n")
+        answers.write(wire.Ready(False, why=str(failure)).to_line())
         return
     except Exception as err:  # noqa: BLE001 - whatever stops the prefix, the chapter runs from the top
-        why = f"the prefix holder failed: {type(err).__name__}: {err}"
-        answers.write(json.dumps({"ready": False, "why": why}) + "\n")
+        answers.write(wire.Ready(False, why=f"the prefix holder failed: {type(err).__name__}: {err}").to_line())
         return
-    answers.write(json.dumps({"ready": True}) + "\n")
+    answers.write(wire.Ready(True, uid).to_line())
     for line in os.fdopen(jobs_r, "r"):
         job = wire.Job.from_line(line)
-        answers.write(_serve(job, prefix, report, seconds, cpu, uid, gid, run_job).to_line(job.number))
+        answers.write(_serve(job, prefix, report, seconds, cpu, uid, gid).to_line(job.number))
 
 
 class PrefixFailed(RuntimeError):
@@ -288,8 +282,8 @@ def _unforkable() -> str:
     return ""
 
 
-def _serve(job: wire.Job, prefix: wire.Prefix, report: str, seconds: float, cpu: float, uid: int, gid: int,
-           run_job: RunJob) -> wire.JobResult:
+def _serve(job: wire.Job, prefix: wire.Prefix, report: str, seconds: float, cpu: float, uid: int,
+           gid: int) -> wire.JobResult:
     """Run the job's steps after the prefix in a confined child of the holder, under the limits a
     run from the top would have left, with the prefix's reports in front of its own."""
     limits = dict(job.limits)
@@ -299,43 +293,51 @@ def _serve(job: wire.Job, prefix: wire.Prefix, report: str, seconds: float, cpu:
         return wire.JobResult("killed by the grader", f"timed out after {float(job.limits['wall']):.0f} s",
                               report=report, prefix=FORKED)
     rest = replace(job.plan, steps=job.plan.steps[len(prefix.steps):], first_number=len(prefix.steps) + 1)
-    result = run_job(replace(job, plan=rest, limits=limits, prefix=None), uid, gid)
+    result = launch.run(replace(job, plan=rest, limits=limits, prefix=None), uid, gid)
     return replace(result, report=report + result.report, prefix=FORKED)
+
+
+@dataclass(frozen=True)
+class Relayed:
+    """What the prefix holder answered for a job (its result line), or why the job runs from the
+    top ("" when no prefix was offered)."""
+
+    line: str | None = None
+    why: str = ""
 
 
 class Holders:
     """The zygote's one live holder (the last chapter's) and the prefixes that failed."""
 
-    def __init__(self, uid: int, gid: int, run_job: RunJob) -> None:
-        self.uid, self.gid, self.run_job = uid, gid, run_job
+    def __init__(self, uid: int, gid: int) -> None:
+        self.uid, self.gid = uid, gid
         self.holder: Holder | None = None
         self.failed: dict[str, str] = {}
 
-    def run(self, job: wire.Job) -> wire.JobResult | str:
-        """The job's result when it ran from its prefix, or why it must run from the top."""
+    def relay(self, job: wire.Job, line: str) -> Relayed:
+        """Run the job (``line`` as the grader wrote it) from its prefix when it can."""
         prefix = job.prefix
-        if prefix is None:
-            return ""
+        if prefix is None or job.plan.bare is not None:
+            return Relayed()
         if not leads(job.plan, prefix):
-            return NOT_LEADING
+            return Relayed(why=NOT_LEADING)
         wanted = identity(prefix, job.plan.output_limit)
         if wanted in self.failed:
-            return f"ran from the top: {self.failed[wanted]}"
+            return Relayed(why=f"ran from the top: {self.failed[wanted]}")
         if self.holder is None or self.holder.identity != wanted:
             self.close()
-            holder = Holder(prefix, confine.Limits(**job.limits), job.plan.output_limit, self.uid, self.gid,
-                            self.run_job)
+            holder = Holder(prefix, confine.Limits(**job.limits), job.plan.output_limit, self.uid, self.gid)
             if holder.failure:
                 self.failed[wanted] = holder.failure
                 print(f"prefix of {prefix.assignment}: {holder.failure}; its submissions run from the top",
                       file=sys.stderr, flush=True)
-                return f"ran from the top: {holder.failure}"
+                return Relayed(why=f"ran from the top: {holder.failure}")
             self.holder = holder
-        result = self.holder.run(job)
-        if result is None:
+        answer = self.holder.relay(line, float(job.limits["wall"]))
+        if answer is None:
             self.close()
-            return "ran from the top: the prefix holder failed during the job"
-        return result
+            return Relayed(why="ran from the top: the prefix holder failed during the job")
+        return Relayed(line=answer)
 
     def close(self) -> None:
         if self.holder is not None:

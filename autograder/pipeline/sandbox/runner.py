@@ -1,4 +1,8 @@
-"""What runs inside the sandbox: a submission's cells, then the probes of its test cells.
+"""What runs inside the sandbox, from the fork on: the child confines itself, then runs a
+submission's cells and the probes of its test cells (or becomes a bare interpreter).
+
+:func:`run_confined` and :func:`exec_bare` are the child's whole life after
+:mod:`autograder.pipeline.sandbox.launch` forks it; neither returns.
 
 The runner receives a :class:`~autograder.pipeline.sandbox.wire.Plan`: the code cells to run in order
 (locked cells from the student edition, the learner's answer cells and any cells they added) and,
@@ -24,9 +28,10 @@ import signal
 import sys
 import time
 import traceback
-from typing import Any
+from typing import Any, NoReturn
 
-from autograder.pipeline.sandbox import wire
+from autograder.engine import bare
+from autograder.pipeline.sandbox import confine, wire
 
 
 class _Capped:
@@ -58,11 +63,40 @@ class _Capped:
         return "".join(self.parts) + note
 
 
-def send(report: int, message: dict) -> None:
-    """Write one JSON line to the report pipe (whole, even when the pipe is slow)."""
-    data = (json.dumps(message) + "\n").encode()
-    while data:
-        data = data[os.write(report, data):]
+def run_confined(job: wire.Job, uid: int, gid: int, report: int, output: int) -> NoReturn:
+    """Confine this process as the sandbox user (its printed text to ``output``, everything but
+    ``report`` closed), then run the job's plan."""
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    os.dup2(output, 1)
+    os.dup2(output, 2)
+    confine.close_descriptors_except(report)
+    os.setsid()
+    confine.confine(uid, gid, confine.Limits(**job.limits), job.hide)
+    sys.stdout = os.fdopen(1, "w", buffering=1, closefd=False)
+    sys.stderr = os.fdopen(2, "w", buffering=1, closefd=False)
+    run_plan(job.plan, report)
+    os._exit(0)
+
+
+def exec_bare(job: wire.Job, uid: int, gid: int, report: int, output: int) -> NoReturn:
+    """Confine this process, then replace it with a bare interpreter (:mod:`autograder.engine.bare`)
+    on the job's answer cells.
+
+    Besides what every sandbox hides, every site-packages folder and the course's packages are
+    hidden, and the interpreter is ``python -I -S``: nothing of this process (torch, the course's
+    modules, earlier jobs) survives into the interpreter that runs the answer, and nothing it
+    could import would find them. Its results are the lines it writes to ``report`` (its stdout).
+    """
+    python = os.path.realpath(sys.executable)
+    os.dup2(report, 1)
+    os.dup2(output, 2)
+    confine.close_descriptors_except()
+    os.setsid()
+    confine.confine(uid, gid, confine.Limits(**job.limits), job.hide + confine.bare_hidden())
+    with open("job.json", "w", encoding="utf-8") as handle:
+        handle.write(json.dumps(job.plan.bare))
+    os.dup2(os.open("job.json", os.O_RDONLY), 0)
+    os.execve(python, bare.command(python), os.environ)
 
 
 def run_plan(plan: wire.Plan, report: int) -> None:
@@ -80,8 +114,8 @@ def run_plan(plan: wire.Plan, report: int) -> None:
             # A cell is numbered as Run All numbers it (test cells count), as its error shows.
             shell.execution_count = number
             outputs = run_cell(shell, step.source, plan.output_limit)
-            send(report, wire.cell_line(wire.CellReport(step.key, outputs, number)))
-    send(report, wire.END)
+            wire.send(report, wire.cell_line(wire.CellReport(step.key, outputs, number)))
+    wire.send(report, wire.END)
 
 
 def notebook_shell() -> Any:
@@ -148,16 +182,16 @@ def _probes_in_child(shell: Any, steps: list[wire.ProbeStep | wire.TrialStep], a
             # Every probe gets exactly one line: one the child could not write, the parent writes.
             why = (f"the checks did not finish within {seconds:.0f} s" if overran
                    else "the checks ended before reporting (the answer ended its process)")
-            send(report, wire.probe_line(wire.ProbeReport(steps[finished].key, failed=why)))
+            wire.send(report, wire.probe_line(wire.ProbeReport(steps[finished].key, failed=why)))
         steps = steps[finished + 1:]
 
 
 def _report_probe(shell: Any, step: wire.ProbeStep | wire.TrialStep, assignment: str, report: int) -> None:
     try:
         observed = observe(shell.user_ns, step, assignment)
-        send(report, wire.probe_line(wire.ProbeReport(step.key, observed)))
+        wire.send(report, wire.probe_line(wire.ProbeReport(step.key, observed)))
     except BaseException:  # noqa: BLE001 - the probe's own failure is reported, then the next runs
-        send(report, wire.probe_line(wire.ProbeReport(step.key, failed=traceback.format_exc(limit=3)[-2000:])))
+        wire.send(report, wire.probe_line(wire.ProbeReport(step.key, failed=traceback.format_exc(limit=3)[-2000:])))
 
 
 def _await_probes(pid: int, progress: int, count: int, seconds: float) -> tuple[int, bool]:

@@ -1,9 +1,12 @@
-"""The messages between the grader, the zygote and the sandbox, as typed data.
+"""The messages between the grader, the zygote and the sandbox, as typed data: every line any
+of them writes to another is made and read here.
 
-The grader sends a :class:`Job` (a :class:`Plan` of :class:`CodeStep` and :class:`ProbeStep`, and
-the limits) to a zygote; the sandbox writes :class:`CellReport` and :class:`ProbeReport` lines as
-it runs the plan (a probe report carries a test cell's
-:class:`~autograder.engine.observe.CellObservation`); the zygote answers with a :class:`JobResult`.
+A zygote (and a prefix holder) greets with :class:`Ready`. The grader sends a :class:`Job` (a
+:class:`Plan` of :class:`CodeStep` and :class:`ProbeStep`, and the limits) to a zygote, which hands
+the same line on to its prefix holder when the job starts with the chapter's prefix; the sandbox
+writes :class:`CellReport` and :class:`ProbeReport` lines as it runs the plan (a probe report
+carries a test cell's :class:`~autograder.engine.observe.CellObservation`); the process that
+launched the child answers with a :class:`JobResult`, which the zygote passes on as it came.
 Everything is JSON; the grader reads every line the sandbox wrote as untrusted data. Observed
 values travel as :mod:`autograder.engine.codec` writes them: exact types kept, tensors as data only, any
 other value an inert stand-in.
@@ -12,6 +15,7 @@ other value an inert stand-in.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -193,6 +197,27 @@ class Job:
 
 
 @dataclass(frozen=True)
+class Ready:
+    """The first line of a zygote or of a prefix holder: whether it takes jobs (and as which
+    sandbox user), or why not."""
+
+    ready: bool
+    uid: int | None = None
+    why: str = ""
+
+    def to_line(self) -> str:
+        return json.dumps(asdict(self)) + "\n"
+
+    @classmethod
+    def from_line(cls, line: str | bytes) -> Ready:
+        try:
+            data = json.loads(line)
+            return cls(data["ready"] is True, data.get("uid"), str(data.get("why", "")))
+        except (ValueError, TypeError, KeyError):
+            return cls(False, why="its first line was not a greeting")
+
+
+@dataclass(frozen=True)
 class JobResult:
     """What the zygote says about one job: how it ended, and every line the sandbox reported.
 
@@ -211,7 +236,8 @@ class JobResult:
         return json.dumps({"job": number, **asdict(self)}) + "\n"
 
     @classmethod
-    def from_json(cls, data: dict) -> JobResult:
+    def from_line(cls, line: str | bytes) -> JobResult:
+        data = json.loads(line)
         return cls(str(data.get("status", "")), str(data.get("reason", "")), float(data.get("seconds", 0.0)),
                    int(data.get("killed", 0)), str(data.get("report", "")), str(data.get("prefix", "")))
 
@@ -263,6 +289,13 @@ def probe_line(report: ProbeReport) -> dict:
 
 
 END = {"end": True}
+
+
+def send(fd: int, message: dict) -> None:
+    """Write one JSON line to a pipe (whole, even when the pipe is slow)."""
+    data = (json.dumps(message) + "\n").encode()
+    while data:
+        data = data[os.write(fd, data):]
 FORGED = "refused: this check was reported more than once, so the submission wrote to the grader's report itself"
 
 

@@ -44,7 +44,7 @@ FORGES_LATER = """
 import os, sys, time
 import autograder.engine.observe as observing
 from autograder.engine.cases import lookup
-from autograder.pipeline.sandbox import runner, wire
+from autograder.pipeline.sandbox import wire
 
 RIGHT = {"contiguous": (8, 1), "transpose": (1, 8), "every_other_column": (8, 2), "row_block": (8, 1),
          "expanded": (0, 8, 1)}
@@ -60,7 +60,7 @@ def _forging(exercise, answer, seeds):
         perfect = _honest(exercise, RIGHT, seeds)
         if os.fork() == 0:
             time.sleep(0.3)
-            runner.send(report, wire.probe_line(wire.ProbeReport(step.key, perfect)))
+            wire.send(report, wire.probe_line(wire.ProbeReport(step.key, perfect)))
             os._exit(0)
         if {exit}:
             os._exit(0)

@@ -123,4 +123,8 @@ def test_a_plan_and_a_job_survive_their_json_lines() -> None:
     job = wire.Job(3, plan, {"wall": 1.0}, ["/x"], 61.0)
     assert wire.Job.from_line(job.to_line()) == job
     result = wire.JobResult("exited with code 0", "", 1.5, 0, '{"end": true}')
-    assert wire.JobResult.from_json(json.loads(result.to_line(3))) == result
+    assert wire.JobResult.from_line(result.to_line(3)) == result
+    for greeting in (wire.Ready(True, 1234), wire.Ready(False, why="the prefix cell views-setup raised OSError")):
+        assert wire.Ready.from_line(greeting.to_line()) == greeting
+    assert not wire.Ready.from_line(b'{"ready": 1}\n').ready
+    assert wire.Ready.from_line("not a greeting\n") == wire.Ready(False, why="its first line was not a greeting")
