@@ -1,6 +1,7 @@
 """Kernels for the tests' plain ``nbgrader autograde`` runs, forked from one process that has already
 imported what every chapter's setup cell imports first (torch, pytest, IPython, ipykernel, the
-course's checks).
+course's checks) and the parts of torch the chapters' cells import later (``torch._dynamo``,
+``torch.func``, ``torch.distributed.fsdp``, …).
 
 A catalogue class runs each student's notebook in a fresh kernel; importing torch and the kernel
 machinery again is a third of what a companion's notebook costs. Here nbgrader's ``Execute`` step
@@ -108,12 +109,22 @@ class ForkedKernelManager(AsyncKernelManager):
 
 
 def _warm() -> None:
+    # Besides what a setup cell imports, what the chapters' cells import on first use (about 1.5 s
+    # together): the compiler's tracing and functionalization, the distributed wrappers,
+    # checkpointing. None of it starts a thread.
+    import ipykernel.ipkernel  # noqa: F401
     import ipykernel.kernelapp  # noqa: F401
     import IPython  # noqa: F401
     import numpy  # noqa: F401
     import pytest  # noqa: F401
     import torch  # noqa: F401
+    import torch._dynamo.backends.common  # noqa: F401
+    import torch.distributed.fsdp  # noqa: F401
+    import torch.func  # noqa: F401
+    import torch.fx.experimental.proxy_tensor  # noqa: F401
     import torch.nn.functional  # noqa: F401
+    import torch.nn.parallel  # noqa: F401
+    import torch.utils.checkpoint  # noqa: F401
 
     import autograder  # noqa: F401
     import autograder.engine.observe  # noqa: F401
