@@ -1,0 +1,73 @@
+"""A self-test's visible cell says what it checks: which answers by value, which by form only (a
+yes-or-no answer, whose verdict would tell the other answer), and which wait for the hidden cell.
+
+The sentence is read off the cases ``autograder.engine.cases.selftest`` declared, so a question
+moved between visible and hidden, or a yes-or-no question added, fails here until the cell says so.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import nbformat
+import pytest
+
+from autograder.engine import cases, gradeid
+from autograder.pipeline.course import ROOT, nbgrader_meta
+
+CHAPTERS = sorted(path.parent.name for path in (ROOT / "notebooks").glob("*/*.ipynb")
+                  if path.stem == path.parent.name and "selftest" in path.read_text(encoding="utf-8"))
+
+
+def keys(names: list[str]) -> str:
+    """``q1, q2 and q6``; a run of three or more is ``q1 to q3``."""
+    numbers = [int(name.removeprefix("q")) for name in names]
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    parts: list[str] = []
+    for run in runs:
+        if len(run) >= 3:
+            parts.append(f"q{run[0]} to q{run[-1]}")
+        else:
+            parts.extend(f"q{number}" for number in run)
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def expected_docstring(grade_id: str) -> str:
+    declared = cases.lookup(grade_id).cases
+    by_form = [case.name.removesuffix(" (form)") for case in declared if not case.hidden and case.form]
+    by_value = [case.name for case in declared if not case.hidden and not case.form]
+    hidden = [case.name for case in declared if case.hidden and case.name not in by_form]
+    said = [keys(by_value)] if by_value else []
+    if by_form:
+        answers = "a yes-or-no answer" if len(by_form) == 1 else "yes-or-no answers"
+        said.append(f"the form of {keys(by_form)} ({answers}: hidden, with {keys(hidden)})")
+    return "SELFTEST: " + ", and ".join(said) + "."
+
+
+def visible_docstring(chapter: str) -> str:
+    notebook = nbformat.read(ROOT / "notebooks" / chapter / f"{chapter}.ipynb", as_version=4)
+    [cell] = [cell for cell in notebook.cells
+              if nbgrader_meta(cell).get("grade_id") == gradeid.test_cell(f"{chapter}-selftest", hidden=False)]
+    return ast.get_docstring(ast.parse(cell.source))
+
+
+def test_the_sentence_is_read_off_the_declared_cases() -> None:
+    assert keys(["q1", "q2", "q3"]) == "q1 to q3"
+    assert keys(["q1", "q2", "q6"]) == "q1, q2 and q6"
+    assert keys(["q3"]) == "q3"
+    assert expected_docstring("buckets-selftest") == (
+        "SELFTEST: q1 and q2, and the form of q3 (a yes-or-no answer: hidden, with q4 and q5).")
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_the_visible_cell_says_what_it_checks(chapter: str) -> None:
+    assert visible_docstring(chapter) == expected_docstring(f"{chapter}-selftest")
+
+
+def test_every_chapter_has_a_self_test() -> None:
+    assert len(CHAPTERS) == 7, CHAPTERS
