@@ -13,7 +13,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F  # noqa: N812 - torch's own spelling
 
-from answer_key.keys import Model, key
+from answer_key.keys import Model, PerCell, key
 
 VERSION_ERROR = "modified by an inplace operation"
 
@@ -57,15 +57,18 @@ SAVES_OPS: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {
     "flip": lambda a: a.flip(0),
 }
 
+FROM_OUTPUT = "an op kept its result whenever its derivative could be written as a function of that result."
 key("inplace-saves", lambda: {k: what_op_saves(op) for k, op in SAVES_OPS.items()}, values=True, models=[
     Model("softplus-like-sigmoid", {"softplus": "output"}, "softplus kept its result for backward, as sigmoid does."),
     Model("sqrt-like-power", {"sqrt": "input"}, "a.sqrt() kept its input for backward, as a power does."),
     Model("softmax-keeps-input", {"softmax": "input", "softmin": "input"},
-          "softmax and softmin kept the numbers they were given for backward."),
+          PerCell(visible="softmax kept the numbers it was given for backward.",
+                  hidden="softmin kept the numbers it was given for backward.")),
     Model("written-from-output", {"cosh": "output", "atan": "output"},
-          "an op kept its result whenever its derivative could be written as a function of that result."),
+          PerCell(visible=FROM_OUTPUT, hidden=FROM_OUTPUT)),
     Model("moving-keeps-input", {"cumsum": "input", "flip": "input"},
-          "an op that accumulates or reorders its input kept that input for backward."),
+          PerCell(visible="an op that accumulates its input kept that input for backward.",
+                  hidden="an op that reorders its input kept that input for backward.")),
     Model("relu6-like-relu", {"relu6": "output"}, "relu6 kept its result for backward, as relu does."),
     Model("erf-like-exp", {"erf": "output"}, "erf kept its result for backward, as exp does."),
 ])
@@ -205,7 +208,11 @@ def _q1() -> int:
     a = torch.zeros(4)
     v = a.view(2, 2)
     v[0].add_(1)
-    a.detach().mul_(2)
+    v[1].add_(1)
+    d = a.detach()
+    d.mul_(2)
+    d[0] = 5
+    d.sub_(1)
     torch.sin(a, out=a)
     return a._version
 
@@ -265,9 +272,10 @@ def _selftest() -> dict[str, Any]:
     return {"q1": _q1(), "q2": _q2(), "q3": _q3(), "q4": _q4(), "q5": _q5()}
 
 
+DETACH_OWN_COUNTER = "detach() gave a tensor with a version counter of its own."
 key("inplace-selftest", _selftest, values=True, models=[
-    Model("detach-own-counter", {"q1": 2, "q4": 1}, "detach() gave a tensor with a version counter of its own."),
-    Model("out-not-counted", {"q1": 2}, "a write through out= did not count as an in-place write."),
+    Model("detach-own-counter", {"q1": 3, "q4": 1}, PerCell(visible=DETACH_OWN_COUNTER, hidden=DETACH_OWN_COUNTER)),
+    Model("out-not-counted", {"q1": 5}, "a write through out= did not count as an in-place write."),
     Model("reads-count", {"q2": 3}, "reading a tensor (b in a += b and in a.copy_(b)) counted as a write to it."),
     Model("copy-writes-source", {"q2": 2}, "a.copy_(b) wrote to its source b as well as to a."),
     Model("written-result-breaks", {"q3": False}, "any write to a result made the backward through it fail."),

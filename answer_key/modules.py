@@ -10,7 +10,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from answer_key.keys import Model, key
+from answer_key.keys import Model, PerCell, key
 from autograder.chapters.modules import BATCHNORM_CHANNELS, BATCHNORM_DTYPE, BATCHNORM_INPUT, BATCHNORM_TRAIN_FORWARDS
 
 
@@ -243,6 +243,8 @@ def batchnorm_story() -> dict[str, object]:
 
 
 _FORWARDS = BATCHNORM_TRAIN_FORWARDS
+COUNTS_CHANNELS = "the counter counted channels, not batches."
+COUNTS_SAMPLES = "the counter counted samples, not batches."
 key("modules-batchnorm", batchnorm_story, values=True, models=[
     Model("affine-anyway", {"parameters": 2, "state_dict": 5},
           "BatchNorm had its weight and bias even with affine=False."),
@@ -252,10 +254,10 @@ key("modules-batchnorm", batchnorm_story, values=True, models=[
     Model("eval-counts", {"tracked_after_eval": _FORWARDS + 1}, "a forward in eval mode counted a batch too."),
     Model("counts-channels", {"tracked_after_train": _FORWARDS * BATCHNORM_CHANNELS,
                               "tracked_after_eval": _FORWARDS * BATCHNORM_CHANNELS},
-          "the counter counted channels, not batches."),
+          PerCell(visible=COUNTS_CHANNELS, hidden=COUNTS_CHANNELS)),
     Model("counts-samples", {"tracked_after_train": _FORWARDS * BATCHNORM_INPUT[0],
                              "tracked_after_eval": _FORWARDS * BATCHNORM_INPUT[0]},
-          "the counter counted samples, not batches."),
+          PerCell(visible=COUNTS_SAMPLES, hidden=COUNTS_SAMPLES)),
     Model("casts-integers", {"tracked_dtype_after_to": "torch.float16"},
           "a module's .to(dtype) cast integer buffers too."),
     Model("float64-everywhere", {"mean_dtype_after_to": "torch.float64"},

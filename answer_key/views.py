@@ -12,7 +12,7 @@ from typing import Any
 
 import torch
 
-from answer_key.keys import Model, key
+from answer_key.keys import Model, PerCell, key
 from autograder.engine.bare import Layout
 from autograder.engine.layouts import as_tensor
 
@@ -45,9 +45,10 @@ def _strides() -> dict[str, tuple[int, ...]]:
     return {k: make(base()).stride() for k, make in EXPRESSIONS.items()}
 
 
+STRIDES_WERE_SIZES = "a tensor's strides were its sizes."
 key("views-strides", _strides, values=True, models=[
     Model("shape", lambda: {k: tuple(make(base()).shape) for k, make in EXPRESSIONS.items()},
-          "a tensor's strides were its sizes."),
+          PerCell(visible=STRIDES_WERE_SIZES, hidden=STRIDES_WERE_SIZES)),
     Model("transpose-relaid", {"transpose": (4, 1)}, "the transpose wrote the data out anew in its new order."),
     Model("transpose-unswapped", {"transpose": (8, 1)}, "a transpose left the strides as they were."),
     Model("step-packed", {"every_other_column": (4, 1)}, "the stepped slice was packed into new memory."),
@@ -89,17 +90,21 @@ def classify_by_probe(key_: str) -> str:
     return "view" if all(reached) else "copy" if not any(reached) else "ambiguous"
 
 
+NEVER_COPIES = "no operation ever copied."
+HEADER_OPS_MOVE = "an operation that changes the shape or the order of the elements had to move them."
 key("views-classify", lambda: {k: classify_by_probe(k) for k in PROBES}, values=True, models=[
-    Model("never-copies", dict.fromkeys(PROBES, "view"), "no operation ever copied."),
+    Model("never-copies", dict.fromkeys(PROBES, "view"), PerCell(visible=NEVER_COPIES, hidden=NEVER_COPIES)),
     Model("reshape-always-views", {"reshape": "view", "contiguous": "view"},
-          "reshape and contiguous() always returned a view of their input."),
+          PerCell(visible="reshape always returned a view of its input.",
+                  hidden="contiguous() always returned a view of its input.")),
     Model("reshape-always-copies", {"reshape": "copy", "contiguous": "copy"},
-          "reshape and contiguous() always allocated new memory."),
+          PerCell(visible="reshape always allocated new memory.", hidden="contiguous() always allocated new memory.")),
     Model("header-ops-copy", {"transpose": "copy", "expand": "copy", "basic_slice": "copy"},
-          "an operation that changes the shape or the order of the elements had to move them."),
+          PerCell(visible=HEADER_OPS_MOVE, hidden=HEADER_OPS_MOVE)),
     Model("detach-copies", {"detach": "copy"}, "detach() copied the data it cut from the graph."),
     Model("index-views", {"advanced_index": "view", "boolean_mask": "view"},
-          "indexing with a list or a mask returned a view, as slicing does."),
+          PerCell(visible="indexing with a list returned a view, as slicing does.",
+                  hidden="indexing with a mask returned a view, as slicing does.")),
 ])
 
 
@@ -124,13 +129,16 @@ MORE = ("x[1:].flatten()", "x[:, 1:].flatten()", "x.squeeze(0)", "x.unfold(1, 3,
         "x[2:].as_strided((4, 5), (5, 1), 0)", "y.permute(2, 0, 1).diagonal(0, 1, 2)", "y[:, :, :2].flatten(0, 1)",
         "x.T.unbind(0)[2]", "y.movedim(0, 2).reshape(60)", "y[:, 1].flatten()")
 
+FLATTEN_COPIES = "flatten always allocated new memory."
+FLATTEN_VIEWS = "flatten always returned a view, whatever the layout."
+FLATTEN_REFUSES = "flatten refused the layouts that view refuses."
 key("views-classify-more", lambda: {e: classify_expression(e) for e in MORE}, values=True, models=[
     Model("flatten-always-copies", {"x[1:].flatten()": "copy", "y[:, :, :2].flatten(0, 1)": "copy"},
-          "flatten always allocated new memory."),
+          PerCell(visible=FLATTEN_COPIES, hidden=FLATTEN_COPIES)),
     Model("flatten-always-views", {"x[:, 1:].flatten()": "view", "y[:, 1].flatten()": "view"},
-          "flatten always returned a view, whatever the layout."),
+          PerCell(visible=FLATTEN_VIEWS, hidden=FLATTEN_VIEWS)),
     Model("flatten-refuses", {"x[:, 1:].flatten()": "error", "y[:, 1].flatten()": "error"},
-          "flatten refused the layouts that view refuses."),
+          PerCell(visible=FLATTEN_REFUSES, hidden=FLATTEN_REFUSES)),
     Model("squeeze-copies", {"x.squeeze(0)": "copy"}, "squeeze copied when it had nothing to drop."),
     Model("overlap-copies", {"x.unfold(1, 3, 1)": "copy"}, "windows that overlap had to be copied apart."),
     Model("mask-block-views", {"x[torch.tensor([False, True, True, False])]": "view"},

@@ -124,8 +124,8 @@ for _name, (_what, _recipe, _hidden) in REPAIR_CASES.items():
 
 # --------------------------------------------------------------------------- inplace-selftest
 SELFTEST_QUESTIONS = {
-    "q1": ("a = torch.zeros(4); v = a.view(2, 2); v[0].add_(1); a.detach().mul_(2); torch.sin(a, out=a): "
-           "what is a._version?", "int"),
+    "q1": ("a = torch.zeros(4); v = a.view(2, 2); v[0].add_(1); v[1].add_(1); d = a.detach(); d.mul_(2); "
+           "d[0] = 5; d.sub_(1); torch.sin(a, out=a): what is a._version?", "int"),
     "q2": ("a = torch.zeros(3); b = a.clone(); b.add_(1); a += b; a.copy_(b): what is b._version?", "int"),
     "q3": ("x a leaf that requires grad; y = x.exp(); z = y * 3; under torch.no_grad(): z.add_(1); "
            "does z.sum().backward() succeed?", "bool"),

@@ -11,7 +11,7 @@ SAVES = {"softplus": "input", "sqrt": "output", "softmax": "output", "cosh": "in
 SAVES_MORE = {"rsqrt": "output", "tan": "output", "expm1": "output", "log1p": "input", "abs": "input",
               "leaky_relu": "input", "neg": "nothing", "exp2": "output", "log_softmax": "output", "sinh": "input",
               "silu": "input", "sub_const": "nothing"}
-SELFTEST = {"q1": 3, "q2": 1, "q3": True, "q4": 2, "q5": False}
+SELFTEST = {"q1": 6, "q2": 1, "q3": True, "q4": 2, "q5": False}
 
 
 def _with(name: str, values: dict, **changes: object) -> str:
@@ -110,8 +110,8 @@ RIGHT = {
     ],
     "inplace-selftest": [
         ("literal", _with("SELFTEST", SELFTEST)),
-        ("computed", "a = torch.zeros(4)\nv = a.view(2, 2)\nv[0].add_(1)\na.detach().mul_(2)\n"
-                     "torch.sin(a, out=a)\n"
+        ("computed", "a = torch.zeros(4)\nv = a.view(2, 2)\nv[0].add_(1)\nv[1].add_(1)\nd = a.detach()\n"
+                     "d.mul_(2)\nd[0] = 5\nd.sub_(1)\ntorch.sin(a, out=a)\n"
                      'SELFTEST = {"q1": a._version, "q2": 1, "q3": True, "q4": 2, "q5": False}'),
     ],
 }
@@ -170,7 +170,8 @@ WRONG = {
         ("item", ENERGY.replace(".sum()", ".sum().item()"), None),
     ],
     "inplace-selftest": [
-        ("detach-own-counter", _with("SELFTEST", SELFTEST, q1=2, q4=1), "detach-own-counter"),
+        ("detach-own-counter", _with("SELFTEST", SELFTEST, q1=3, q4=1), "detach-own-counter"),
+        ("out-not-counted", _with("SELFTEST", SELFTEST, q1=5), "out-not-counted"),
         ("reads-count", _with("SELFTEST", SELFTEST, q2=3), "reads-count"),
         ("copy-writes-source", _with("SELFTEST", SELFTEST, q2=2), "copy-writes-source"),
         ("written-result-breaks", _with("SELFTEST", SELFTEST, q3=False), "written-result-breaks"),

@@ -119,7 +119,7 @@ def test_the_repairs_do_not_appear_on_the_page():
 
 
 def test_the_self_test_answers_are_torchs():
-    assert _selftest() == {"q1": 3, "q2": 1, "q3": True, "q4": 2, "q5": False}
+    assert _selftest() == {"q1": 6, "q2": 1, "q3": True, "q4": 2, "q5": False}
 
 
 def test_the_repair_reports_are_what_autograd_gives():
