@@ -14,8 +14,14 @@ from autograder.engine.layouts import header, over_storage
 Shape = tuple[int, ...]
 
 
-def contiguous_stride(shape: Shape) -> Shape:
+def torch_contiguous(shape: Shape) -> Shape:
     return torch.empty(shape).stride()
+
+
+def contiguous_stride(shape: Shape) -> tuple[int | None, ...]:
+    """Torch's strides, with None along a dimension of size 0 or 1: it addresses nothing, and the
+    check does not compare it."""
+    return tuple(None if size <= 1 else step for size, step in zip(shape, torch_contiguous(shape), strict=True))
 
 
 def transposed(shape: Shape, stride: Shape, d0: int, d1: int) -> tuple[Shape, Shape]:
@@ -57,7 +63,7 @@ def _shape_only_swapped(shape, stride, d0, d1):
 
 def _recomputed(shape, stride, d0, d1):
     sizes, _ = _shape_only_swapped(shape, stride, d0, d1)
-    return sizes, contiguous_stride(sizes)
+    return sizes, torch_contiguous(sizes)
 
 
 def _slice_parts(shape, stride, offset, dim, start, stop, step):
@@ -98,7 +104,7 @@ def _expand_keeps(shape, stride, new_shape):
 
 def _expand_fresh(shape, stride, new_shape):
     sizes, _ = _expand_keeps(shape, stride, new_shape)
-    return sizes, contiguous_stride(sizes)
+    return sizes, torch_contiguous(sizes)
 
 
 def _expand_minus_one(shape, stride, new_shape):

@@ -89,8 +89,9 @@ def expanded_inputs(dims: int, leading: int) -> Callable[[Draw], tuple]:
 # ----------------------------------------------------------------------------- comparing
 def same_layout(found: Any, expected: Any) -> bool:
     """Found equals torch's layout, except strides along dimensions of size 0 or 1, which address
-    nothing. A result is ``(shape, stride[, offset])``, or one stride tuple."""
-    if type(expected[0]) is int or expected == ():  # contiguous_stride: the shape is not returned
+    nothing. A result is ``(shape, stride[, offset])``, or one stride tuple (``contiguous_stride``,
+    whose shape is not returned: the key holds None where it addresses nothing)."""
+    if all(type(step) is int or step is None for step in expected):
         return _strides_agree(found, expected, None)
     if type(found) is not tuple or len(found) != len(expected):
         return False
@@ -103,10 +104,10 @@ def _int_tuple(value: Any) -> bool:
     return type(value) is tuple and all(type(v) is int for v in value)
 
 
-def _strides_agree(found: Any, expected: Shape, shape: Shape | None) -> bool:
+def _strides_agree(found: Any, expected: tuple[int | None, ...], shape: Shape | None) -> bool:
     if not _int_tuple(found) or len(found) != len(expected):
         return False
-    sizes = shape if shape is not None else (2,) * len(expected)
+    sizes = shape if shape is not None else tuple(1 if step is None else 2 for step in expected)
     return all(f == e for f, e, size in zip(found, expected, sizes, strict=True) if size > 1)
 
 

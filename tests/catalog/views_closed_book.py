@@ -59,6 +59,13 @@ def answer(**replaced: str) -> str:
 RIGHT = {
     "views-reproduce": [
         ("loops", answer()),
+        ("size-one-strides-zero", answer(
+            contiguous_stride="def contiguous_stride(shape):\n"
+                              "    strides, run = [], 1\n"
+                              "    for size in reversed(shape):\n"
+                              "        strides.insert(0, run if size > 1 else 0)\n"
+                              "        run *= size\n"
+                              "    return tuple(strides)")),
         ("suffix-products", answer(
             contiguous_stride="import math\n\n\n"
                               "def contiguous_stride(shape):\n"

@@ -36,6 +36,7 @@ def test_a_drawn_tensor_is_a_view_with_the_long_dimension_asked_for():
 def test_the_key_layouts_are_what_torch_reports_on_real_views():
     t = torch.arange(120.0).view(2, 3, 4, 5)
     assert contiguous_stride((2, 3, 4, 5)) == t.stride() == (60, 20, 5, 1)
+    assert contiguous_stride((3, 1, 4)) == (4, None, 1)
     assert transposed(tuple(t.shape), t.stride(), 0, -1) == ((5, 3, 4, 2), (1, 20, 5, 60))
     assert sliced(tuple(t.shape), t.stride(), 0, 2, 1, 4, 2) == header(t[:, :, 1:4:2]) == (
         (2, 3, 2, 5), (60, 20, 10, 1), 5)
@@ -56,6 +57,8 @@ def test_strides_of_size_one_dimensions_are_not_compared():
     assert same_layout(((3, 1), (1, 99)), ((3, 1), (1, 1)))
     assert not same_layout(((3, 2), (1, 99)), ((3, 2), (1, 1)))
     assert not same_layout(([3, 1], (1, 1)), ((3, 1), (1, 1)))
+    assert same_layout((4, 0, 1), (4, None, 1)) and same_layout((99, 4, 1), (None, 4, 1))
+    assert not same_layout((4, 0, 2), (4, None, 1)) and not same_layout((4, 1), (4, None, 1))
 
 
 def test_the_visible_checks_hold_no_expected_value():
