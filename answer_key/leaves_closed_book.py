@@ -118,7 +118,7 @@ def _a_list(w0, f, g):
 key("leaves-reproduce", two_objectives, models=[
     Model("references", _references, "keeping w.grad itself kept its value at that moment."),
     Model("zeroes-first", _zeroes_first, "each backward() needed an empty .grad to start from."),
-    Model("never-zeroes", _never_zeroes, "a backward() replaced what .grad held before."),
+    Model("never-zeroes", _never_zeroes, "the last backward() started from an empty .grad, though nothing emptied it."),
     Model("separate-leaves", _separate_leaves,
           "two leaves' gradients added by hand were what backward() does to one leaf's .grad."),
     Model("autograd-grad", _autograd_grad,

@@ -381,7 +381,7 @@ SELFTEST_QUESTIONS = {
            "loss.backward(retain_graph=True); loss.backward(): what is w.grad[0].item()?", "float"),
     "q4": ("p, q leaves requiring grad; opt = torch.optim.SGD([p], lr=0.1); (p * q).sum().backward(); "
            "opt.zero_grad(): is q.grad None?", "bool"),
-    "q5": ("y = torch.ones(2) * 3 under torch.inference_mode(); does (y * w).sum().backward() succeed "
-           "for w requiring grad?", "bool"),
+    "q5": ("y = torch.ones(2) * 3 under torch.inference_mode(); can you compute (y * w).sum() and call "
+           "backward() on it, for w requiring grad?", "bool"),
 }
 selftest("leaves-selftest", SELFTEST_QUESTIONS, hidden=("q4", "q5"))
