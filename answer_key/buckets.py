@@ -118,7 +118,7 @@ def _rule(name: str) -> Given:
 
 
 key("buckets-ranks-agree", _rule("reference"), models=[
-    Model("sums", _rule("sums"), "equal sums meant equal tensors."),
+    Model("sums", _rule("sums"), "equal sums (or norms) meant equal tensors."),
     Model("checksums", _rule("checksums"), "equal sums and index-weighted sums meant equal tensors."),
     Model("allclose", _rule("allclose"), "values within a rounding tolerance counted as the same."),
     Model("parameters-only", _rule("parameters-only"),
@@ -199,7 +199,8 @@ key("buckets-safe-logging", reference_step, models=[
     Model("clips-everywhere", _clips_everywhere,
           "the same clipping on every rank left the training as it was without logging."),
     Model("gradient-copies", _clips_gradient_copies,
-          "clip_grad_norm_ could be handed copies of the gradients in place of the parameters that hold them."),
+          "clip_grad_norm_ could be handed the gradients themselves, or copies of them, in place of the "
+          "parameters that hold them."),
     Model("first-parameter", _first_parameter, "the norm of the first parameter's gradient were the total norm."),
     Model("local-norm", _local_norm, "the norm to log were that of this rank's own gradient, before averaging."),
 ])

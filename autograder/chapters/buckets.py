@@ -58,9 +58,8 @@ RUNS = 12  # runs per check: a guess of which ones agree passes a check once in 
 #: Changes a rank may make to its module, each drawn inside the rank (``os.urandom``).
 CHANGES = {
     "weight": "adds 1/4 to one parameter entry",
-    "swap": "swaps two entries of a weight row (same sum, same norm)",
-    "checksum": "changes three neighbouring weights by +1/8, -1/4, +1/8 (every sum and index-weighted "
-                "sum kept)",
+    "swap": "swaps two entries of a weight row",
+    "checksum": "changes three consecutive entries of a weight, in its flattened order, by +1/8, -1/4, +1/8",
     "ulp": "moves one weight by one unit in the last place",
     "running": "adds 1/8 to one entry of BatchNorm's running mean",
     "counter": "adds 1 to BatchNorm's num_batches_tracked",
