@@ -222,7 +222,13 @@ def judge_case(case: Case, seen: list[Seen] | None, key: CaseKey, unfinished: st
     if not failing:
         return CaseVerdict(case)
     smallest = min(failing, key=lambda i: (key.points[i].measure, i))
-    return CaseVerdict(case, line=_counterexample(case, seen[smallest], key.points[smallest]), judged=True)
+    # A result of the wrong kind is told its kind, not compared: it says nothing of a mistake.
+    compared = any(_of_its_kind(case, seen[i]) for i in failing)
+    return CaseVerdict(case, line=_counterexample(case, seen[smallest], key.points[smallest]), judged=compared)
+
+
+def _of_its_kind(case: Case, found: Seen) -> bool:
+    return case.returns is None or found.raised is not None or bool(KINDS[case.returns][0](found.value))
 
 
 def _detected(judged: list[tuple[Case, list[Seen] | None, CaseKey]]) -> list[str]:
@@ -299,7 +305,7 @@ def _form_failure(case: Case, found: Seen, point: PointKey) -> str | None:
 
 def _counterexample(case: Case, found: Seen, point: PointKey) -> str:
     where = case.probe if case.entry else f"{case.probe} on {point.shown}"
-    if case.returns is not None and found.raised is None and not KINDS[case.returns][0](found.value):
+    if not _of_its_kind(case, found):
         return f"{where}: yours is {_yours(found)}; it must be {KINDS[case.returns][1]}."
     if case.entry:
         return f"{where}: {_yours(found)} is not right."

@@ -82,8 +82,10 @@ def test_a_misconception_is_named_only_when_its_model_reproduces_every_result(do
 
 
 def test_a_result_of_the_wrong_kind_is_said_plainly(double) -> None:
-    line = _judge(double, [18.0, 2, 8]).failures[0].line
-    assert line == "answer(n) on n=9: yours is 18.0; it must be a Python int."
+    decided = _judge(double, [18.0, 2, 8])
+    assert decided.failures[0].line == "answer(n) on n=9: yours is 18.0; it must be a Python int."
+    assert "common mistakes" not in decided.message()  # a kind says nothing of a mistake
+    assert "common mistakes" in _judge(double, [18.0, 5, 8]).message()  # a wrong int does
 
 
 def test_a_raised_error_is_shown_in_one_line(double) -> None:

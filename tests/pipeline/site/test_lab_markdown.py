@@ -68,6 +68,7 @@ def test_a_hidden_test_cell_keeps_its_docstring_as_a_comment():
     visible = nbformat.v4.new_code_cell('"""STRIDES: visible checks."""\ngrade("views-strides", STRIDES)')
     visible.metadata["nbgrader"] = {"grade": True, "solution": False, "grade_id": "views-strides-tests"}
     quiet = QuietHiddenTests()
-    assert quiet.preprocess_cell(cell, {}, 0)[0].source == "# STRIDES: hidden checks (they run when the notebook is graded)."
+    assert quiet.preprocess_cell(cell, {}, 0)[0].source == (
+        "# STRIDES: hidden checks (they run when the notebook is graded).")
     assert quiet.preprocess_cell(visible, {}, 1)[0].source.endswith('grade("views-strides", STRIDES)')
 
