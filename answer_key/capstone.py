@@ -225,7 +225,7 @@ key("capstone-regression", _pair(), models=[
     Model("silenced", _pair(fixed=_fixed_through_data),
           "a write through .data changed the dashboard without changing the gradient."),
     Model("still-raises", _pair(fixed=_fixed_detached),
-          "a write that autograd does not record kept away from the output tanh saved."),
+          "a write to an alias of the output tanh saved, made before backward(), left that output alone."),
     Model("no-dashboard", _pair(fixed=_fixed_without_dashboard), "the dashboard could go from the repaired step."),
 ])
 

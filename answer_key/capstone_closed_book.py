@@ -155,7 +155,7 @@ key("capstone-reproduce", _answer(), models=[
     Model("silenced", _answer(fixed=_fixed_through_data),
           "a clamp through .data changed the log without changing the gradient."),
     Model("still-raises", _answer(fixed=_fixed_no_grad),
-          "a write under no_grad() to a detach() of the scores kept away from the tensor pow and abs saved."),
+          "a write to an alias of the scores, made before backward(), left the tensor pow and abs saved alone."),
     Model("no-log", _answer(fixed=_fixed_without_log), "the log could go from the repaired step."),
     Model("asserts-nothing", _answer(test_regression=_asserts_nothing),
           "a test that passes whatever broken() and fixed() do could keep a failure."),

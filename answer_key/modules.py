@@ -243,8 +243,8 @@ def batchnorm_story() -> dict[str, object]:
 
 
 _FORWARDS = BATCHNORM_TRAIN_FORWARDS
-COUNTS_CHANNELS = "the counter counted channels, not batches."
-COUNTS_SAMPLES = "the counter counted samples, not batches."
+COUNTS_CHANNELS = "the counter counted the channels."
+COUNTS_SAMPLES = "the counter counted the samples of each batch."
 key("modules-batchnorm", batchnorm_story, values=True, models=[
     Model("affine-anyway", {"parameters": 2, "state_dict": 5},
           "BatchNorm had its weight and bias even with affine=False."),
