@@ -53,7 +53,7 @@ def visible_docstring(chapter: str) -> str:
     notebook = nbformat.read(ROOT / "notebooks" / chapter / f"{chapter}.ipynb", as_version=4)
     [cell] = [cell for cell in notebook.cells
               if nbgrader_meta(cell).get("grade_id") == gradeid.test_cell(f"{chapter}-selftest", hidden=False)]
-    return ast.get_docstring(ast.parse(cell.source))
+    return " ".join(ast.get_docstring(ast.parse(cell.source)).split())  # wrapped to the page column
 
 
 def test_the_sentence_is_read_off_the_declared_cases() -> None:
