@@ -57,7 +57,6 @@ SAVES_OPS: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {
     "flip": lambda a: a.flip(0),
 }
 
-FROM_OUTPUT = "an op kept its result whenever its derivative could be written as a function of that result."
 key("inplace-saves", lambda: {k: what_op_saves(op) for k, op in SAVES_OPS.items()}, values=True, models=[
     Model("softplus-like-sigmoid", {"softplus": "output"}, "softplus kept its result for backward, as sigmoid does."),
     Model("sqrt-like-power", {"sqrt": "input"}, "a.sqrt() kept its input for backward, as a power does."),
@@ -65,7 +64,8 @@ key("inplace-saves", lambda: {k: what_op_saves(op) for k, op in SAVES_OPS.items(
           PerCell(visible="softmax kept the numbers it was given for backward.",
                   hidden="softmin kept the numbers it was given for backward.")),
     Model("written-from-output", {"cosh": "output", "atan": "output"},
-          PerCell(visible=FROM_OUTPUT, hidden=FROM_OUTPUT)),
+          PerCell.alike("an op kept its result whenever its derivative could be written as a function of that "
+                        "result.")),
     Model("moving-keeps-input", {"cumsum": "input", "flip": "input"},
           PerCell(visible="an op that accumulates its input kept that input for backward.",
                   hidden="an op that reorders its input kept that input for backward.")),
@@ -272,9 +272,9 @@ def _selftest() -> dict[str, Any]:
     return {"q1": _q1(), "q2": _q2(), "q3": _q3(), "q4": _q4(), "q5": _q5()}
 
 
-DETACH_OWN_COUNTER = "detach() gave a tensor with a version counter of its own."
 key("inplace-selftest", _selftest, values=True, models=[
-    Model("detach-own-counter", {"q1": 3, "q4": 1}, PerCell(visible=DETACH_OWN_COUNTER, hidden=DETACH_OWN_COUNTER)),
+    Model("detach-own-counter", {"q1": 3, "q4": 1},
+          PerCell.alike("detach() gave a tensor with a version counter of its own.")),
     Model("out-not-counted", {"q1": 5}, "a write through out= did not count as an in-place write."),
     Model("reads-count", {"q2": 3}, "reading a tensor (b in a += b and in a.copy_(b)) counted as a write to it."),
     Model("copy-writes-source", {"q2": 2}, "a.copy_(b) wrote to its source b as well as to a."),

@@ -30,6 +30,11 @@ class PerCell:
     visible: str
     hidden: str
 
+    @classmethod
+    def alike(cls, says: str) -> PerCell:
+        """One text for both cells, for a mistake whose message names none of its entries."""
+        return cls(visible=says, hidden=says)
+
 
 @dataclass(frozen=True)
 class Model:

@@ -243,8 +243,6 @@ def batchnorm_story() -> dict[str, object]:
 
 
 _FORWARDS = BATCHNORM_TRAIN_FORWARDS
-COUNTS_CHANNELS = "the counter counted the channels."
-COUNTS_SAMPLES = "the counter counted the samples of each batch."
 key("modules-batchnorm", batchnorm_story, values=True, models=[
     Model("affine-anyway", {"parameters": 2, "state_dict": 5},
           "BatchNorm had its weight and bias even with affine=False."),
@@ -254,10 +252,10 @@ key("modules-batchnorm", batchnorm_story, values=True, models=[
     Model("eval-counts", {"tracked_after_eval": _FORWARDS + 1}, "a forward in eval mode counted a batch too."),
     Model("counts-channels", {"tracked_after_train": _FORWARDS * BATCHNORM_CHANNELS,
                               "tracked_after_eval": _FORWARDS * BATCHNORM_CHANNELS},
-          PerCell(visible=COUNTS_CHANNELS, hidden=COUNTS_CHANNELS)),
+          PerCell.alike("the counter counted the channels.")),
     Model("counts-samples", {"tracked_after_train": _FORWARDS * BATCHNORM_INPUT[0],
                              "tracked_after_eval": _FORWARDS * BATCHNORM_INPUT[0]},
-          PerCell(visible=COUNTS_SAMPLES, hidden=COUNTS_SAMPLES)),
+          PerCell.alike("the counter counted the samples of each batch.")),
     Model("casts-integers", {"tracked_dtype_after_to": "torch.float16"},
           "a module's .to(dtype) cast integer buffers too."),
     Model("float64-everywhere", {"mean_dtype_after_to": "torch.float64"},

@@ -45,10 +45,9 @@ def _strides() -> dict[str, tuple[int, ...]]:
     return {k: make(base()).stride() for k, make in EXPRESSIONS.items()}
 
 
-STRIDES_WERE_SIZES = "a tensor's strides were its sizes."
 key("views-strides", _strides, values=True, models=[
     Model("shape", lambda: {k: tuple(make(base()).shape) for k, make in EXPRESSIONS.items()},
-          PerCell(visible=STRIDES_WERE_SIZES, hidden=STRIDES_WERE_SIZES)),
+          PerCell.alike("a tensor's strides were its sizes.")),
     Model("transpose-relaid", {"transpose": (4, 1)}, "the transpose wrote the data out anew in its new order."),
     Model("transpose-unswapped", {"transpose": (8, 1)}, "a transpose left the strides as they were."),
     Model("step-packed", {"every_other_column": (4, 1)}, "the stepped slice was packed into new memory."),
@@ -90,17 +89,15 @@ def classify_by_probe(key_: str) -> str:
     return "view" if all(reached) else "copy" if not any(reached) else "ambiguous"
 
 
-NEVER_COPIES = "no operation ever copied."
-HEADER_OPS_MOVE = "an operation that changes the shape or the order of the elements had to move them."
 key("views-classify", lambda: {k: classify_by_probe(k) for k in PROBES}, values=True, models=[
-    Model("never-copies", dict.fromkeys(PROBES, "view"), PerCell(visible=NEVER_COPIES, hidden=NEVER_COPIES)),
+    Model("never-copies", dict.fromkeys(PROBES, "view"), PerCell.alike("no operation ever copied.")),
     Model("reshape-always-views", {"reshape": "view", "contiguous": "view"},
           PerCell(visible="reshape always returned a view of its input.",
                   hidden="contiguous() always returned a view of its input.")),
     Model("reshape-always-copies", {"reshape": "copy", "contiguous": "copy"},
           PerCell(visible="reshape always allocated new memory.", hidden="contiguous() always allocated new memory.")),
     Model("header-ops-copy", {"transpose": "copy", "expand": "copy", "basic_slice": "copy"},
-          PerCell(visible=HEADER_OPS_MOVE, hidden=HEADER_OPS_MOVE)),
+          PerCell.alike("an operation that changes the shape or the order of the elements had to move them.")),
     Model("detach-copies", {"detach": "copy"}, "detach() copied the data it cut from the graph."),
     Model("index-views", {"advanced_index": "view", "boolean_mask": "view"},
           PerCell(visible="indexing with a list returned a view, as slicing does.",
@@ -129,16 +126,13 @@ MORE = ("x[1:].flatten()", "x[:, 1:].flatten()", "x.squeeze(0)", "x.unfold(1, 3,
         "x[2:].as_strided((4, 5), (5, 1), 0)", "y.permute(2, 0, 1).diagonal(0, 1, 2)", "y[:, :, :2].flatten(0, 1)",
         "x.T.unbind(0)[2]", "y.movedim(0, 2).reshape(60)", "y[:, 1].flatten()")
 
-FLATTEN_COPIES = "flatten always allocated new memory."
-FLATTEN_VIEWS = "flatten always returned a view, whatever the layout."
-FLATTEN_REFUSES = "flatten refused the layouts that view refuses."
 key("views-classify-more", lambda: {e: classify_expression(e) for e in MORE}, values=True, models=[
     Model("flatten-always-copies", {"x[1:].flatten()": "copy", "y[:, :, :2].flatten(0, 1)": "copy"},
-          PerCell(visible=FLATTEN_COPIES, hidden=FLATTEN_COPIES)),
+          PerCell.alike("flatten always allocated new memory.")),
     Model("flatten-always-views", {"x[:, 1:].flatten()": "view", "y[:, 1].flatten()": "view"},
-          PerCell(visible=FLATTEN_VIEWS, hidden=FLATTEN_VIEWS)),
+          PerCell.alike("flatten always returned a view, whatever the layout.")),
     Model("flatten-refuses", {"x[:, 1:].flatten()": "error", "y[:, 1].flatten()": "error"},
-          PerCell(visible=FLATTEN_REFUSES, hidden=FLATTEN_REFUSES)),
+          PerCell.alike("flatten refused the layouts that view refuses.")),
     Model("squeeze-copies", {"x.squeeze(0)": "copy"}, "squeeze copied when it had nothing to drop."),
     Model("overlap-copies", {"x.unfold(1, 3, 1)": "copy"}, "windows that overlap had to be copied apart."),
     Model("mask-block-views", {"x[torch.tensor([False, True, True, False])]": "view"},

@@ -7,19 +7,14 @@ one cell no two mistakes predict the same results: the cell could not tell which
 
 from __future__ import annotations
 
-import importlib
-from pathlib import Path
-
 import pytest
 
-from answer_key.keys import _KEYS, Key, Model, PerCell, key_of
-from autograder.engine.cases import lookup
+from answer_key.keys import Key, Model, PerCell, key_of
+from autograder.engine.cases import exercises, lookup
+from autograder.pipeline.course import Course
 
-ASSIGNMENTS = sorted(path.stem for path in (Path(__file__).parents[1] / "answer_key").glob("*.py")
-                     if path.stem not in ("__init__", "keys"))
-for _module in ASSIGNMENTS:
-    importlib.import_module(f"answer_key.{_module}")
-VALUE_KEYS = sorted(grade_id for grade_id, known in _KEYS.items() if known.values)
+VALUE_KEYS = sorted(grade_id for assignment in Course().chapters()
+                    for grade_id, exercise in exercises(assignment).items() if key_of(exercise).values)
 
 
 def entries_by_cell(grade_id: str) -> dict[str, bool]:
@@ -43,7 +38,7 @@ def test_there_are_value_answers_in_every_chapter() -> None:
 
 @pytest.mark.parametrize("grade_id", VALUE_KEYS)
 def test_a_mistake_whose_entries_lie_in_both_cells_is_told_per_cell(grade_id: str) -> None:
-    for model in _KEYS[grade_id].models:
+    for model in key_of(lookup(grade_id)).models:
         both = cells_of(grade_id, model) == {False, True}
         assert both == isinstance(model.says, PerCell), (
             f"{grade_id}/{model.name}: entries in {'both cells' if both else 'one cell'}, says {model.says!r}")
@@ -64,5 +59,5 @@ def test_no_two_mistakes_predict_the_same_results_in_a_cell(grade_id: str) -> No
 
 
 def test_each_cell_says_only_its_own_part() -> None:
-    classify = next(m for m in _KEYS["views-classify"].models if m.name == "reshape-always-views")
+    classify = next(m for m in key_of(lookup("views-classify")).models if m.name == "reshape-always-views")
     assert "contiguous" not in classify.said(hidden=False) and "reshape" not in classify.said(hidden=True)

@@ -13,10 +13,10 @@ import nbformat
 import pytest
 
 from autograder.engine import cases, gradeid
-from autograder.pipeline.course import ROOT, nbgrader_meta
+from autograder.pipeline.course import Course, nbgrader_meta
 
-CHAPTERS = sorted(path.parent.name for path in (ROOT / "notebooks").glob("*/*.ipynb")
-                  if path.stem == path.parent.name and "selftest" in path.read_text(encoding="utf-8"))
+COURSE = Course()
+CHAPTERS = [chapter for chapter in COURSE.chapters() if f"{chapter}-selftest" in cases.exercises(chapter)]
 
 
 def keys(names: list[str]) -> str:
@@ -50,7 +50,7 @@ def expected_docstring(grade_id: str) -> str:
 
 
 def visible_docstring(chapter: str) -> str:
-    notebook = nbformat.read(ROOT / "notebooks" / chapter / f"{chapter}.ipynb", as_version=4)
+    notebook = nbformat.read(COURSE.source_notebook(chapter), as_version=4)
     [cell] = [cell for cell in notebook.cells
               if nbgrader_meta(cell).get("grade_id") == gradeid.test_cell(f"{chapter}-selftest", hidden=False)]
     return " ".join(ast.get_docstring(ast.parse(cell.source)).split())  # wrapped to the page column
