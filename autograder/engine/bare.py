@@ -10,8 +10,10 @@ sources from that process, so none can be brought back). A tensor argument becom
 
 This module has two halves: the *launcher*, used where the answer was written (a learner's
 kernel) or graded (the sandbox), and :func:`serve`, which runs inside the bare interpreter. That
-interpreter is given this module's source and :mod:`autograder.engine.codec`'s as text; both use the
-standard library only.
+interpreter is given this module's source, :mod:`autograder.engine.codec`'s and the job's half of
+:mod:`autograder.pipeline.sandbox.gate` as text; all three use the standard library only. When
+graded, its results leave in one line on the report pipe the gate opens once the answer's cells
+have run.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import sys
 from typing import Any
 
 from autograder.engine import codec
+from autograder.pipeline.sandbox import gate
+from autograder.pipeline.sandbox.gate import BARE
 
 TIMEOUT = 60.0
 # The bare interpreter's whole program: it builds the two modules it is sent (and their packages), then serves.
@@ -104,12 +108,18 @@ def job(cells: list[str], calls: list[dict]) -> dict:
     Each call is ``{"case": name, "answer": the name or expression of the answer, "subject": the
     function called (or None to call the answer itself), "args": [encoded arguments, ...]}``.
     """
-    sources = [(name, _source_of(name)) for name in ("autograder.engine.codec", "autograder.engine.bare")]
+    sources = [(name, _source_of(name)) for name in MODULES]
     return {"modules": sources, "cells": cells, "calls": calls}
 
 
+# What the bare interpreter is sent as text (each uses the standard library only).
+MODULES = ("autograder.engine.codec", "autograder.pipeline.sandbox.gate", "autograder.engine.bare")
+
+
 def _source_of(name: str) -> str:
-    module = sys.modules[name]
+    import importlib
+
+    module = importlib.import_module(name)
     with open(module.__file__, encoding="utf-8") as handle:
         return handle.read()
 
@@ -136,25 +146,26 @@ def run_here(cells: list[str], calls: list[dict], timeout: float = TIMEOUT) -> l
 
 
 def read_results(text: str) -> list[dict]:
-    """The result lines a bare interpreter wrote, each ``{"case", "seen"}`` (untrusted data)."""
-    found = []
+    """The results a bare interpreter reported, each ``{"case", "seen"}``, in call order
+    (untrusted data): its report line's, in a job's report or on its own."""
     for line in text.splitlines():
         try:
             message = json.loads(line)
         except ValueError:
             continue
-        if type(message) is dict and type(message.get("case")) is str:
-            found.append(message)
-    return found
+        if type(message) is dict and message.get("probe") == BARE and type(message.get("results")) is list:
+            return [r for r in message["results"] if type(r) is dict and type(r.get("case")) is str]
+    return []
 
 
 # -------------------------------------------------------------------- inside the bare interpreter
 def serve(job: dict) -> None:
-    """Run the answer's cells, then every call; write one JSON line per call to what was stdout.
+    """Run the answer's cells, then every call; report the results in one line: on the report pipe
+    the gate opens when the job has a control socket (graded), else on what was stdout.
 
-    What the answer prints goes nowhere: the results leave through a descriptor of their own.
+    What the answer prints goes nowhere.
     """
-    results = os.fdopen(os.dup(1), "w", buffering=1)
+    results = os.dup(1)
     quiet = os.open(os.devnull, os.O_WRONLY)
     os.dup2(quiet, 1)
     os.dup2(quiet, 2)
@@ -166,8 +177,12 @@ def serve(job: dict) -> None:
             exec(compile(source, f"<answer cell {index + 1}>", "exec"), namespace)
         except BaseException as err:  # noqa: BLE001 - a cell's error is the learner's result
             problem = f"{type(err).__name__}: {err}"
-    for call in job["calls"]:
-        results.write(json.dumps({"case": call["case"], "seen": _call(namespace, call, problem)}) + "\n")
+    line = {"probe": BARE, "results": [{"case": call["case"], "seen": _call(namespace, call, problem)}
+                                       for call in job["calls"]]}
+    if job.get("control") is not None:
+        os.close(results)
+        results, _piece = gate.open_channel(job["control"], BARE)
+    gate.write_report(results, line)
 
 
 def _call(namespace: dict, call: dict, problem: str | None) -> dict:

@@ -31,7 +31,6 @@ from sqlalchemy.exc import SAWarning
 from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
-import autograder
 from autograder.pipeline.course import Course, read_notebook
 from autograder.pipeline.gradebook.flags import Flag, write_flags, zero_tampered
 from autograder.pipeline.gradebook.ledger import Gradebook as LedgerGradebook
@@ -46,11 +45,9 @@ from autograder.pipeline.progress import Progress
 from autograder.pipeline.sandbox import prefix as prefixes
 from autograder.pipeline.sandbox import wire
 from autograder.pipeline.sandbox.confine import Limits
-from autograder.pipeline.sandbox.pool import Pool
+from autograder.pipeline.sandbox.pool import Pool, Task
 
-# What the sandbox must never read: the instructor sources, other submissions, the gradebook.
 LOG = logging.getLogger(__name__)
-PRIVATE_FOLDERS = ("notebooks", "source", "release", "submitted", "autograded", "feedback", "reports", ".git")
 
 
 @dataclass
@@ -64,18 +61,6 @@ class Outcome:
     flags: list[Flag] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
     decided: dict[str, verdicts.Verdict] = field(default_factory=dict)
-
-
-def hidden_paths(course: Course, db: str) -> list[Path]:
-    """Paths masked in the sandbox: the whole course root unless the grader's own packages live in it,
-    and the private folders of the checkout the grader runs from (it holds the instructor sources)."""
-    package = Path(autograder.__file__).resolve().parent
-    paths = [course.root] if course.root not in package.parents else [course.root / n for n in PRIVATE_FOLDERS]
-    paths += [package.parent / n for n in PRIVATE_FOLDERS]
-    paths += [course.root / "gradebook.db", course.root / "grades.csv"]
-    if db.startswith("sqlite:///"):
-        paths.append(Path(db.removeprefix("sqlite:///")))
-    return [p for p in paths if p.exists()]
 
 
 def _config(course: Course, db: str, one_session: bool = True) -> Config:
@@ -252,7 +237,7 @@ def grade_chapter(
     locked = prefixes.of_edition(edition, chapter) if prefix and todo else None
     if bar and todo:
         bar.say("starting the sandboxes")
-    with Pool(workers, limits, hidden_paths(course, db)) if todo else _NoPool() as pool, \
+    with Pool(workers, limits) if todo else _NoPool() as pool, \
             RunGradebook(db) as gradebook, LedgerGradebook(db) as recorded:
         run = GradingRun(chapter, _config(course, db, one_session), edition, key, checksums, outcome, gradebook,
                          AutogradeOnRun if one_session else Autograde)
@@ -287,17 +272,20 @@ class _NoPool:
 def _submit(pool: Pool, path: Path, edition: nbformat.NotebookNode, key: verdicts.Key,
             locked) -> tuple[Future, tuple[wire.Plan, Future] | None, list[tuple[str, str, Future]]]:
     """The sandbox's run of one submission, its bare job's (the checks that run without torch) if
-    it has one, and its trial jobs (one per piece of grader code a test is run on); a notebook that
-    cannot even be planned is a result that says why (nbgrader records an unreadable notebook with
-    zero points; so does this grader)."""
+    it has one, and its trial jobs (one per piece of grader code a test is run on), run one after
+    another on one worker; a notebook that cannot even be planned is a result that says why
+    (nbgrader records an unreadable notebook with zero points; so does this grader)."""
     try:
         submission = read_notebook(path)
         plan = verdicts.plan(submission, edition, key)
-        job = pool.submit(plan, prefix=locked)
         bare_plan = verdicts.bare_plan(submission, edition, key)
-        trials = [(cell, piece, pool.submit(trial, prefix=locked))
-                  for cell, piece, trial in verdicts.trial_plans(plan, key)]
-        return job, (bare_plan, pool.submit(bare_plan)) if bare_plan is not None else None, trials
+        trials = verdicts.trial_plans(plan, key)
+        tasks = [Task(plan, prefix=locked), *([Task(bare_plan)] if bare_plan is not None else []),
+                 *(Task(trial, pieces, locked) for _cell, _piece, trial, pieces in trials)]
+        job, *rest = pool.submit_together(tasks)
+        bare = (bare_plan, rest.pop(0)) if bare_plan is not None else None
+        return job, bare, [(cell, piece, future) for (cell, piece, _trial, _pieces), future in zip(trials, rest,
+                                                                                                strict=True)]
     except Exception as err:  # noqa: BLE001 - untrusted input: one submission must not stop the class
         future: Future = Future()
         future.set_result(wire.JobResult("not run", f"unreadable submission: {err}"))

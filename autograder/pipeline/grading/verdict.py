@@ -125,10 +125,12 @@ def bare_plan(submission: nbformat.NotebookNode, student_edition: nbformat.Noteb
     return wire.Plan(key.assignment, [], bare=bare.job(cells, calls))
 
 
-def trial_plans(main: wire.Plan, key: Key) -> list[tuple[str, str, wire.Plan]]:
+def trial_plans(main: wire.Plan, key: Key) -> list[tuple[str, str, wire.Plan, dict[str, str]]]:
     """The jobs of a submission's trial cases (:mod:`autograder.engine.trials`): for each test cell that
     has some, one job per piece of grader code — the submission's cells up to the test cell, then
-    the test run on that piece alone. ``(test cell, piece, plan)``; the piece's name stays here."""
+    the test run on that piece alone. ``(test cell, piece, plan, the piece's source by step)``: the
+    source goes to the job's supervisor, which hands it over only when the step runs; the piece's
+    name stays here."""
     jobs = []
     for index, step in enumerate(main.steps):
         if not isinstance(step, wire.ProbeStep):
@@ -140,16 +142,20 @@ def trial_plans(main: wire.Plan, key: Key) -> list[tuple[str, str, wire.Plan]]:
         cells = [s for s in main.steps[:index] if isinstance(s, wire.CodeStep)]
         sources = trials.owned(exercise.module)
         for piece in dict.fromkeys(name for case in chosen for name in trials.pieces_of(case)):
-            run = wire.TrialStep("trial", exercise.grade_id, exercise.answer, sources[piece])
-            jobs.append((step.key, piece, wire.Plan(key.assignment, [*cells, run])))
+            run = wire.TrialStep(TRIAL, exercise.grade_id, exercise.answer)
+            jobs.append((step.key, piece, wire.Plan(key.assignment, [*cells, run]), {TRIAL: sources[piece]}))
     return jobs
+
+
+#: The key of a trial job's one trial step.
+TRIAL = "trial"
 
 
 def _trial_verdicts(results: dict[str, wire.JobResult]) -> dict[str, observe.Seen | str]:
     """Each piece's verdict, read from its own job's report (or why there is none)."""
     found: dict[str, observe.Seen | str] = {}
     for piece, result in results.items():
-        report = wire.Reports.read(result.report).probes.get("trial")
+        report = wire.Reports.read(result.report).probes.get(TRIAL)
         seen = None if report is None else report.observation
         if not isinstance(seen, observe.CellObservation) or len(seen.cases.get(trials.VERDICT, [])) != 1:
             found[piece] = (report.failed if report is not None and report.failed else None) or result.reason \
@@ -206,6 +212,10 @@ def judge(result: wire.JobResult, student_edition: nbformat.NotebookNode, key: K
     verdict = Verdict(seconds=result.seconds)
     if why:
         verdict.problems.append(why)
+    violation = next((r.violation for r in [result, bare_result, *_trial_results(trial_results)]
+                      if r is not None and r.violation), "")
+    if violation:
+        verdict.problems.append(VIOLATED)
     for grade_id, report in reports.cells.items():
         verdict.outputs[grade_id] = cell_outputs([_notebook_output(o) for o in report.outputs], report.number)
     for cell in student_edition.cells:
@@ -217,6 +227,8 @@ def judge(result: wire.JobResult, student_edition: nbformat.NotebookNode, key: K
         if exercise is None:
             verdict.tests[grade_id] = TestCell(grade_id, not_run="this test cell has no declared cases to grade it")
             verdict.problems.append(f"{grade_id}: no declared cases")
+        elif violation:
+            verdict.tests[grade_id] = TestCell(grade_id, not_run=f"{VIOLATED} (it {violation})")
         elif grade_id in bare_seen:
             verdict.tests[grade_id] = TestCell(grade_id, judging.judge_cell(
                 exercise, hidden, bare_seen[grade_id], key.expected[exercise.grade_id, hidden]))
@@ -230,6 +242,14 @@ def judge(result: wire.JobResult, student_edition: nbformat.NotebookNode, key: K
             decided = judging.judge_cell(exercise, hidden, seen, key.expected[exercise.grade_id, hidden])
             verdict.tests[grade_id] = TestCell(grade_id, decided)
     return verdict
+
+
+#: What every test cell of a submission that wrote out of turn on the grader's channel says.
+VIOLATED = "not graded: the submission wrote to the grader's channel itself, so nothing it reported counts"
+
+
+def _trial_results(trial_results: dict[str, dict[str, wire.JobResult]] | None) -> list[wire.JobResult]:
+    return [r for pieces in (trial_results or {}).values() for r in pieces.values()]
 
 
 def _notebook_output(output: wire.Stream | wire.Error) -> nbformat.NotebookNode:

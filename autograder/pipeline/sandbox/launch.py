@@ -1,9 +1,11 @@
-"""One job, from the root side: fork the child that confines itself and runs it, read what it
-reports within the job's limits, and leave no process of the sandbox user behind.
+"""One job, from the root side: fork the process that becomes the job, supervise what it reports
+through its gate within the job's limits, and leave no process of the sandbox user behind.
 
 The zygote launches a job from the top here, and a prefix holder launches one after its chapter's
 prefix (:mod:`autograder.pipeline.sandbox.prefix`); both call :func:`run`. Everything the child does
-after the fork is :mod:`autograder.pipeline.sandbox.runner`'s.
+after the fork is :mod:`autograder.pipeline.sandbox.runner`'s. The pieces of grader code a job's
+trials run on are read (``pieces()``) only after the fork, so the job's process never held them
+before its gate hands each one over.
 """
 
 from __future__ import annotations
@@ -11,75 +13,114 @@ from __future__ import annotations
 import os
 import select
 import signal
+import socket
 import time
+from collections.abc import Callable
 
-from autograder.pipeline.sandbox import confine, runner, wire
+from autograder.pipeline.sandbox import confine, gate, runner, wire
 
-MAX_REPORT = 256 * 2**20
-# Seconds a job's pipes may stay open after its process ended (held by something it started).
+# Bytes of printed output read at a time, and seconds a job's pipes may stay open after its
+# process ended (held by something it started).
+CHUNK = 1 << 16
 GRACE = 0.5
 
 
-def run(job: wire.Job, uid: int, gid: int) -> wire.JobResult:
-    """Fork the confined child for a job (a bare interpreter when the plan is bare), collect its
-    report and clean up everything it started."""
+def run(job: wire.Job, uid: int, gid: int, jail_root: str, pieces: Callable[[], dict[str, str]]) -> wire.JobResult:
+    """Fork the job (it enters a PID namespace and the jail at ``jail_root``, then confines
+    itself), collect what its gate accepts and clean up everything it started."""
     limits = confine.Limits(**job.limits)
-    report_r, report_w = os.pipe()
+    control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     output_r, output_w = os.pipe()
-    start = runner.exec_bare if job.plan.bare is not None else runner.run_confined
     pid = os.fork()
-    if pid == 0:  # the child: confine, then run submission code; never returns
+    if pid == 0:  # the child: becomes the job; never returns
         try:
-            os.close(report_r)
+            control.close()
             os.close(output_r)
-            start(job, uid, gid, report_w, output_w)
+            runner.run_job(job, uid, gid, theirs.fileno(), output_w, jail_root)
         finally:
             os._exit(70)
-    os.close(report_w)
+    theirs.close()
     os.close(output_w)
-    return _supervise(pid, uid, report_r, output_r, limits)
+    try:
+        trusted = gate.Gate.of(job.plan, pieces(), limits.probe)
+        return _supervise(pid, uid, trusted, control, output_r, limits)
+    finally:
+        control.close()
+        os.close(output_r)
 
 
-def _supervise(pid: int, uid: int, report_r: int, output_r: int, limits: confine.Limits) -> wire.JobResult:
+def _supervise(pid: int, uid: int, trusted: gate.Gate, control: socket.socket, output_r: int,
+               limits: confine.Limits) -> wire.JobResult:
     started = time.monotonic()
-    deadline = started + limits.wall
-    report, output_size, status, reason, exited = bytearray(), 0, None, "", 0.0
-    readers = {report_r, output_r}
-    while True:
+    status, reason = watch(pid, trusted, control, output_r, limits)
+    # The job's processes first (its first process, pid 1 of its namespace, takes the rest with it),
+    # then the root process waiting for it, then anything of the sandbox user still standing.
+    killed = confine.kill_all(uid)
+    if status is None:
+        try:
+            os.kill(pid, signal.SIGKILL)
+            _, status = os.waitpid(pid, 0)
+        except (ChildProcessError, ProcessLookupError):
+            status = None
+    killed += confine.kill_all(uid)
+    confine.reap()
+    if trusted.violation:
+        reason = f"stopped: the submission {trusted.violation}"
+    return wire.JobResult(_describe(status), reason, round(time.monotonic() - started, 3), killed,
+                          wire.report_text(trusted.lines, trusted.finished), violation=trusted.violation)
+
+
+def watch(pid: int, trusted: gate.Gate, control: socket.socket, output_r: int,
+          limits: confine.Limits) -> tuple[int | None, str]:
+    """Follow a job through its gate until it ends, breaks the gate or overruns a limit: its exit
+    status (None while it runs) and why it was stopped ("" when it was not)."""
+    deadline = time.monotonic() + limits.wall
+    output_size, status, reason, exited = 0, None, "", 0.0
+    readers = {control.fileno(), output_r}
+
+    def open_pipe(key: str, piece: str | None) -> int:
+        return gate.grant(control, key, piece)
+
+    while not trusted.violation:
         if status is None:
             done, code = os.waitpid(pid, os.WNOHANG)
             if done:
                 status, exited = code, time.monotonic()
-        if status is not None and not readers:
-            break
-        if status is not None and time.monotonic() > exited + GRACE:
-            break  # a leftover process keeps a pipe open; it is killed below
-        if time.monotonic() > deadline and status is None:
+        watched = readers | ({trusted.opened.read} if trusted.opened else set())
+        if status is not None and (not watched or time.monotonic() > exited + GRACE):
+            break  # a leftover process keeps a pipe open; it is killed afterwards
+        if time.monotonic() > deadline:
             reason = f"timed out after {limits.wall:.0f} s"
             break
-        ready, _, _ = select.select(list(readers), [], [], 0.02)
+        probe_deadline = trusted.deadline()
+        if probe_deadline is not None and time.monotonic() > probe_deadline:
+            trusted.pipe_closed(open_pipe, overran=True)
+            continue
+        ready, _, _ = select.select(list(watched), [], [], 0.02)
         for fd in ready:
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                readers.discard(fd)
-            elif fd == report_r:
-                report += chunk
-            else:
+            if trusted.opened is not None and fd == trusted.opened.read:
+                chunk = os.read(fd, CHUNK)
+                if chunk:
+                    trusted.pipe_data(chunk)
+                else:
+                    trusted.pipe_closed(open_pipe)
+            elif fd == output_r:
+                chunk = os.read(fd, CHUNK)
                 output_size += len(chunk)
-        if len(report) > MAX_REPORT or output_size > limits.flood:
+                if not chunk:
+                    readers.discard(fd)
+            elif fd == control.fileno():
+                chunk = control.recv(CHUNK)
+                if chunk:
+                    trusted.control_data(chunk, open_pipe)
+                else:
+                    readers.discard(fd)
+        if output_size > limits.flood:
             reason = "flooded its output; stopped"
             break
-    killed = confine.kill_all(uid)
-    if status is None:
-        try:
-            _, status = os.waitpid(pid, 0)
-        except ChildProcessError:
-            status = None
-    confine.reap()
-    for fd in (report_r, output_r):
-        os.close(fd)
-    return wire.JobResult(_describe(status), reason, round(time.monotonic() - started, 3), killed,
-                          report.decode("utf-8", errors="replace"))
+    if trusted.opened is not None:
+        trusted.pipe_closed(open_pipe, overran=bool(reason))
+    return status, reason
 
 
 def _describe(status: int | None) -> str:
@@ -90,4 +131,10 @@ def _describe(status: int | None) -> str:
         if number == signal.SIGXCPU:
             return "used up its CPU time (SIGXCPU)"
         return f"killed by signal {number} ({signal.Signals(number).name})"
-    return f"exited with code {os.WEXITSTATUS(status)}"
+    code = os.WEXITSTATUS(status)
+    if code > 128 and code - 128 in signal.Signals._value2member_map_:  # the job's first process was signalled
+        number = code - 128
+        if number == signal.SIGXCPU:
+            return "used up its CPU time (SIGXCPU)"
+        return f"killed by signal {number} ({signal.Signals(number).name})"
+    return f"exited with code {code}"

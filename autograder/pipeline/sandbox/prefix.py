@@ -8,18 +8,19 @@ with exactly them (same keys, same sources, same order) their run is the same: i
 Design (who holds the state, and why no submission can reach it):
 
 * The zygote (root) forks a **prefix holder** per chapter. The holder is root and not confined:
-  the prefix is the course's own trusted code, like the zygote's ``warm()``. It enters private
-  mount, network and IPC namespaces of its own, with a fresh ``/tmp`` and the sandbox's working
-  directory and environment (``/tmp/scratch``, the same variables), runs the prefix once in its
-  IPython shell with the output captured and the sandbox user as effective user (the rights a
-  run from the top has), keeps the cells' reports, and tells the zygote it is ready.
-* For each job the zygote hands the holder the job's line as the grader wrote it; the holder
-  launches the child that confines itself and runs the remaining steps, exactly as the zygote
-  launches one from the top (:func:`autograder.pipeline.sandbox.launch.run`), and answers with the
-  job's result line, which the zygote passes on as it came: the prefix's cell reports replayed in
-  front so the verdict, the feedback and the stored notebook are those of a run from the top.
-  The child's wall-clock and CPU limits are what a run from the top would have left after the
-  prefix.
+  the prefix is the course's own trusted code, like the zygote's ``warm()``. It enters the jail a
+  job sees (:mod:`autograder.pipeline.sandbox.jail`: the same files, a fresh ``/tmp``, the
+  sandbox's working directory and environment) in private mount, network and IPC namespaces of
+  its own, runs the prefix once in its IPython shell with the output captured and the sandbox
+  user as effective user (the rights a run from the top has), keeps the cells' reports, and tells
+  the zygote it is ready.
+* For each job the zygote hands the holder the job's frames as the grader wrote them; the holder
+  launches the child that enters a PID namespace of its own, confines itself and runs the
+  remaining steps, exactly as the zygote launches one from the top
+  (:func:`autograder.pipeline.sandbox.launch.run`), and answers with the job's result line, which
+  the zygote passes on as it came: the prefix's cell reports replayed in front so the verdict, the
+  feedback and the stored notebook are those of a run from the top. The child's wall-clock and
+  CPU limits are what a run from the top would have left after the prefix.
 * Submissions run as the sandbox user; the holder is root. A process of another uid cannot
   signal it, ptrace it or open its ``/proc/<pid>/mem``; the child closes every descriptor but its
   report pipe before it runs a cell; the holder refuses to serve (and the chapter runs from the
@@ -56,9 +57,11 @@ from pathlib import Path
 import nbformat
 
 from autograder.pipeline.course import is_answer_cell, is_test_cell, nbgrader_meta
-from autograder.pipeline.sandbox import confine, launch, wire
+from autograder.pipeline.sandbox import confine, jail, launch, wire
 
 FORKED = "forked"
+# The status of a job its prefix holder failed during: the grader runs it again from the top.
+HOLDER_FAILED = "prefix holder failed"
 # What the IPython shell itself writes in its home (the working folder) in every run.
 SHELL_FILES = {".ipython"}
 NOT_LEADING = "ran from the top: the submission does not start with the chapter's locked cells"
@@ -103,7 +106,8 @@ def identity(prefix: wire.Prefix, output_limit: int) -> str:
 class Holder:
     """The zygote's handle on one prefix holder process."""
 
-    def __init__(self, prefix: wire.Prefix, limits: confine.Limits, output_limit: int, uid: int, gid: int) -> None:
+    def __init__(self, prefix: wire.Prefix, limits: confine.Limits, output_limit: int, uid: int, gid: int,
+                 root: str) -> None:
         self.identity = identity(prefix, output_limit)
         jobs_r, self._jobs_w = os.pipe()
         self._answers_r, answers_w = os.pipe()
@@ -113,7 +117,7 @@ class Holder:
             try:
                 os.close(self._jobs_w)
                 os.close(self._answers_r)
-                _hold(prefix, output_limit, uid, gid, jobs_r, answers_w)
+                _hold(prefix, output_limit, uid, gid, root, jobs_r, answers_w)
                 code = 0
             finally:
                 os._exit(code)
@@ -147,13 +151,17 @@ class Holder:
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line.decode("utf-8", errors="replace")
 
-    def relay(self, line: str, wall: float) -> str | None:
-        """Hand the holder a job line whose plan starts with its prefix; its answer line, or None
-        when the holder failed."""
+    def relay(self, text: str, pieces: int, wall: float) -> str | None:
+        """Hand the holder a job's frame whose plan starts with its prefix, then the frame of its
+        pieces (read from ``pieces`` only now, when the holder has long been forked); its answer
+        line, or None when the holder failed."""
         try:
-            data = line.encode()
-            while data:
-                data = data[os.write(self._jobs_w, data):]
+            wire.write_frame(self._jobs_w, text)
+        except OSError:
+            wire.read_frame(pieces)  # the job's pieces, which the grader sends again with the job
+            return None
+        try:
+            wire.write_frame(self._jobs_w, wire.read_frame(pieces) or "{}")
         except OSError:
             return None
         answer = self._read(wall + START_GRACE)
@@ -179,7 +187,8 @@ class Holder:
             pass
 
 
-def _hold(prefix: wire.Prefix, output_limit: int, uid: int, gid: int, jobs_r: int, answers_w: int) -> None:
+def _hold(prefix: wire.Prefix, output_limit: int, uid: int, gid: int, root: str, jobs_r: int,
+          answers_w: int) -> None:
     """The holder's life: set up like a sandbox (but root), run the prefix, then serve jobs."""
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     null = os.open(os.devnull, os.O_WRONLY)
@@ -190,7 +199,7 @@ def _hold(prefix: wire.Prefix, output_limit: int, uid: int, gid: int, jobs_r: in
     answers = os.fdopen(answers_w, "w", buffering=1)
     try:
         started, cpu_started = time.monotonic(), _cpu()
-        report = _run_prefix(prefix, output_limit, uid, gid)
+        report = _run_prefix(prefix, output_limit, uid, gid, root)
         seconds, cpu = time.monotonic() - started, _cpu() - cpu_started
         unsafe = _unforkable()
         if unsafe:
@@ -202,19 +211,19 @@ def _hold(prefix: wire.Prefix, output_limit: int, uid: int, gid: int, jobs_r: in
         answers.write(wire.Ready(False, why=f"the prefix holder failed: {type(err).__name__}: {err}").to_line())
         return
     answers.write(wire.Ready(True, uid).to_line())
-    for line in os.fdopen(jobs_r, "r"):
-        job = wire.Job.from_line(line)
-        answers.write(_serve(job, prefix, report, seconds, cpu, uid, gid).to_line(job.number))
+    while (text := wire.read_frame(jobs_r)) is not None:
+        job = wire.Job.from_line(text)
+        answers.write(_serve(job, prefix, report, seconds, cpu, uid, gid, jobs_r).to_line(job.number))
 
 
 class PrefixFailed(RuntimeError):
     """The prefix cannot be the starting point of the chapter's submissions."""
 
 
-def _run_prefix(prefix: wire.Prefix, output_limit: int, uid: int, gid: int) -> str:
-    """Enter a sandbox's namespaces, folders and environment, then run the prefix's cells in the
-    IPython shell the children will inherit, with the sandbox user's rights; returns their report
-    lines.
+def _run_prefix(prefix: wire.Prefix, output_limit: int, uid: int, gid: int, root: str) -> str:
+    """Enter the jail a job sees (at ``root``), with a sandbox's environment, then run the prefix's
+    cells in the IPython shell the children will inherit, with the sandbox user's rights; returns
+    their report lines.
 
     The cells run with the sandbox user as *effective* user (no capabilities, its file access),
     so that what they can do is what they can do in a run from the top (a write to
@@ -223,13 +232,7 @@ def _run_prefix(prefix: wire.Prefix, output_limit: int, uid: int, gid: int) -> s
     fork and confine the children.
     """
     confine.prctl_parent_death()
-    confine.enter_namespaces()
-    interpreter = confine.interpreter_paths()
-    confine.private_tmpfs(interpreter)
-    confine.expose(interpreter)  # the sandbox user's rights must reach the interpreter as in a sandbox
-    os.mkdir(confine.SCRATCH, 0o700)
-    os.chown(confine.SCRATCH, uid, gid)
-    os.chdir(confine.SCRATCH)
+    jail.enter(root, uid, gid)
     os.environ.clear()
     os.environ.update({**confine.sandbox_environment(), **PREFIX_ENVIRONMENT})
     inductor = sys.modules.get("torch._inductor.config")
@@ -283,17 +286,22 @@ def _unforkable() -> str:
 
 
 def _serve(job: wire.Job, prefix: wire.Prefix, report: str, seconds: float, cpu: float, uid: int,
-           gid: int) -> wire.JobResult:
+           gid: int, jobs: int) -> wire.JobResult:
     """Run the job's steps after the prefix in a confined child of the holder, under the limits a
-    run from the top would have left, with the prefix's reports in front of its own."""
+    run from the top would have left, with the prefix's reports in front of its own (the job's
+    pieces are the next frame on ``jobs``, read once the child is forked)."""
+    def pieces() -> dict[str, str]:
+        return json.loads(wire.read_frame(jobs) or "{}")
+
     limits = dict(job.limits)
     limits["wall"] = float(limits["wall"]) - seconds
     limits["cpu"] = int(limits["cpu"]) - math.ceil(cpu)
     if limits["wall"] <= 0 or limits["cpu"] <= 0:  # what a run from the top would have come to
+        pieces()
         return wire.JobResult("killed by the grader", f"timed out after {float(job.limits['wall']):.0f} s",
                               report=report, prefix=FORKED)
     rest = replace(job.plan, steps=job.plan.steps[len(prefix.steps):], first_number=len(prefix.steps) + 1)
-    result = launch.run(replace(job, plan=rest, limits=limits, prefix=None), uid, gid)
+    result = launch.run(replace(job, plan=rest, limits=limits, prefix=None), uid, gid, "/", pieces)
     return replace(result, report=report + result.report, prefix=FORKED)
 
 
@@ -309,13 +317,14 @@ class Relayed:
 class Holders:
     """The zygote's one live holder (the last chapter's) and the prefixes that failed."""
 
-    def __init__(self, uid: int, gid: int) -> None:
-        self.uid, self.gid = uid, gid
+    def __init__(self, uid: int, gid: int, root: str) -> None:
+        self.uid, self.gid, self.root = uid, gid, root
         self.holder: Holder | None = None
         self.failed: dict[str, str] = {}
 
-    def relay(self, job: wire.Job, line: str) -> Relayed:
-        """Run the job (``line`` as the grader wrote it) from its prefix when it can."""
+    def relay(self, job: wire.Job, text: str, pieces: int) -> Relayed:
+        """Run the job (``text``, its frame as the grader wrote it; its pieces the next frame on
+        ``pieces``) from its prefix when it can."""
         prefix = job.prefix
         if prefix is None or job.plan.bare is not None:
             return Relayed()
@@ -326,17 +335,19 @@ class Holders:
             return Relayed(why=f"ran from the top: {self.failed[wanted]}")
         if self.holder is None or self.holder.identity != wanted:
             self.close()
-            holder = Holder(prefix, confine.Limits(**job.limits), job.plan.output_limit, self.uid, self.gid)
+            holder = Holder(prefix, confine.Limits(**job.limits), job.plan.output_limit, self.uid, self.gid,
+                            self.root)
             if holder.failure:
                 self.failed[wanted] = holder.failure
                 print(f"prefix of {prefix.assignment}: {holder.failure}; its submissions run from the top",
                       file=sys.stderr, flush=True)
                 return Relayed(why=f"ran from the top: {holder.failure}")
             self.holder = holder
-        answer = self.holder.relay(line, float(job.limits["wall"]))
-        if answer is None:
+        answer = self.holder.relay(text, pieces, float(job.limits["wall"]))
+        if answer is None:  # the job's pieces went to the holder: the grader sends the job again
             self.close()
-            return Relayed(why="ran from the top: the prefix holder failed during the job")
+            failed = wire.JobResult(HOLDER_FAILED, "the prefix holder failed during the job")
+            return Relayed(line=failed.to_line(job.number))
         return Relayed(line=answer)
 
     def close(self) -> None:

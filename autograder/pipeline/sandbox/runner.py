@@ -1,22 +1,25 @@
-"""What runs inside the sandbox, from the fork on: the child confines itself, then runs a
-submission's cells and the probes of its test cells (or becomes a bare interpreter).
+"""What runs inside the sandbox, from the fork on: the job's first process enters its own PID
+namespace and its jail, confines itself, then runs a submission's cells and the probes of its test
+cells (or becomes a bare interpreter).
 
-:func:`run_confined` and :func:`exec_bare` are the child's whole life after
-:mod:`autograder.pipeline.sandbox.launch` forks it; neither returns.
+:func:`run_job` is the child's whole life after :mod:`autograder.pipeline.sandbox.launch` forks it;
+it never returns.
 
 The runner receives a :class:`~autograder.pipeline.sandbox.wire.Plan`: the code cells to run in order
 (locked cells from the student edition, the learner's answer cells and any cells they added) and,
 where a test cell stood, a probe. Test cells themselves never come here. Consecutive probes (a
 test cell and its hidden twin) fork one short-lived child from the state the notebook reached;
 that child runs :func:`autograder.engine.observe.observe_cell` (the same function a
-learner's ``grade`` call runs) for each in turn, as the test cells would run in a kernel, reports
-the observations as data and exits, so neither the probes' inputs nor anything they learn enters
-the process that goes on running the notebook. A probe that ends its child or overruns its time
-ends only itself: the probes after it run in a fresh child forked from the same state. Expected
-values are never here.
+learner's ``grade`` call runs) for each in turn, as the test cells would run in a kernel, and
+reports each probe's observations as data on the pipe the supervisor opens for that probe alone
+(:mod:`autograder.pipeline.sandbox.gate`), so neither the probes' inputs nor anything they learn
+enters the process that goes on running the notebook. A probe that ends its child or overruns its
+time ends only itself: the probes after it run in a fresh child forked from the same state.
+Expected values are never here.
 
-Everything this module writes goes to ``report``, one JSON object per line. Submission code runs
-in this same process and can write there too: the grader treats every line as untrusted data.
+A cell's outputs go to the supervisor over the job's control socket. Submission code runs in this
+same process and can write there too: what the supervisor accepts is only what comes in the
+plan's turn, and a grade rests only on what a probe reports on its own pipe.
 """
 
 from __future__ import annotations
@@ -30,8 +33,8 @@ import time
 import traceback
 from typing import Any, NoReturn
 
-from autograder.engine import bare
-from autograder.pipeline.sandbox import confine, wire
+from autograder.engine import bare, trials
+from autograder.pipeline.sandbox import confine, gate, jail, wire
 
 
 class _Capped:
@@ -63,44 +66,55 @@ class _Capped:
         return "".join(self.parts) + note
 
 
-def run_confined(job: wire.Job, uid: int, gid: int, report: int, output: int) -> NoReturn:
-    """Confine this process as the sandbox user (its printed text to ``output``, everything but
-    ``report`` closed), then run the job's plan."""
+CONTROL = 3  # the job's end of its control socket, in every process of the job
+
+
+def run_job(job: wire.Job, uid: int, gid: int, control: int, output: int, jail_root: str) -> NoReturn:
+    """The job's first process, forked by its supervisor: a PID namespace of the job's own, whose
+    first process enters the jail, confines itself as the sandbox user and runs the plan (or
+    becomes the bare interpreter); this process waits for it and ends as it ended."""
+    confine.prctl_parent_death()
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     os.dup2(output, 1)
     os.dup2(output, 2)
-    confine.close_descriptors_except(report)
+    os.dup2(control, CONTROL)
+    confine.close_descriptors_except(CONTROL)
     os.setsid()
-    confine.confine(uid, gid, confine.Limits(**job.limits), job.hide)
-    sys.stdout = os.fdopen(1, "w", buffering=1, closefd=False)
-    sys.stderr = os.fdopen(2, "w", buffering=1, closefd=False)
-    run_plan(job.plan, report)
-    os._exit(0)
+    jail.unshare(jail.CLONE_NEWPID)
+    first = os.fork()
+    if first == 0:  # the first process of the job's PID namespace: all of the job dies with it
+        try:
+            confine.prctl_parent_death()
+            jail.enter(jail_root, uid, gid)
+            confine.confine(uid, gid, confine.Limits(**job.limits))
+            if job.plan.bare is not None:
+                _exec_bare(job)
+            sys.stdout = os.fdopen(1, "w", buffering=1, closefd=False)
+            sys.stderr = os.fdopen(2, "w", buffering=1, closefd=False)
+            run_plan(job.plan, CONTROL)
+        finally:
+            os._exit(0)
+    for fd in (0, 1, 2, CONTROL):
+        os.close(fd)
+    _, status = os.waitpid(first, 0)
+    os._exit(os.waitstatus_to_exitcode(status) % 256 if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
 
 
-def exec_bare(job: wire.Job, uid: int, gid: int, report: int, output: int) -> NoReturn:
-    """Confine this process, then replace it with a bare interpreter (:mod:`autograder.engine.bare`)
-    on the job's answer cells.
-
-    Besides what every sandbox hides, every site-packages folder and the course's packages are
-    hidden, and the interpreter is ``python -I -S``: nothing of this process (torch, the course's
-    modules, earlier jobs) survives into the interpreter that runs the answer, and nothing it
-    could import would find them. Its results are the lines it writes to ``report`` (its stdout).
-    """
+def _exec_bare(job: wire.Job) -> NoReturn:
+    """Become a bare interpreter (:mod:`autograder.engine.bare`) on the job's answer cells: its jail
+    holds no site-packages folder and no course package, and the interpreter is ``python -I -S``:
+    nothing of this process (torch, the course's modules, earlier jobs) survives into the
+    interpreter that runs the answer, and nothing it could import would find them. It reports
+    through the gate like any job."""
     python = os.path.realpath(sys.executable)
-    os.dup2(report, 1)
-    os.dup2(output, 2)
-    confine.close_descriptors_except()
-    os.setsid()
-    confine.confine(uid, gid, confine.Limits(**job.limits), job.hide + confine.bare_hidden())
     with open("job.json", "w", encoding="utf-8") as handle:
-        handle.write(json.dumps(job.plan.bare))
+        handle.write(json.dumps({**job.plan.bare, "control": CONTROL}))
     os.dup2(os.open("job.json", os.O_RDONLY), 0)
     os.execve(python, bare.command(python), os.environ)
 
 
-def run_plan(plan: wire.Plan, report: int) -> None:
-    """Run every step of a plan, reporting as it goes; ends with the end line."""
+def run_plan(plan: wire.Plan, control: int) -> None:
+    """Run every step of a plan, reporting as it goes."""
     shell = notebook_shell()
     probes: list[wire.ProbeStep | wire.TrialStep] = []
     for number, step in enumerate([*plan.steps, None], start=plan.first_number):
@@ -108,14 +122,13 @@ def run_plan(plan: wire.Plan, report: int) -> None:
             probes.append(step)
             continue
         if probes:
-            _probes_in_child(shell, probes, plan.assignment, report, plan.probe_seconds)
+            _probes_in_child(shell, probes, plan.assignment, control, plan.probe_seconds)
             probes = []
         if step is not None:
             # A cell is numbered as Run All numbers it (test cells count), as its error shows.
             shell.execution_count = number
             outputs = run_cell(shell, step.source, plan.output_limit)
-            wire.send(report, wire.cell_line(wire.CellReport(step.key, outputs, number)))
-    wire.send(report, wire.END)
+            gate.send(control, wire.cell_line(wire.CellReport(step.key, outputs, number)))
 
 
 def notebook_shell() -> Any:
@@ -158,10 +171,11 @@ def run_cell(shell: Any, source: str, limit: int) -> list[wire.Stream | wire.Err
     return outputs
 
 
-def _probes_in_child(shell: Any, steps: list[wire.ProbeStep | wire.TrialStep], assignment: str, report: int,
+def _probes_in_child(shell: Any, steps: list[wire.ProbeStep | wire.TrialStep], assignment: str, control: int,
                      seconds: float) -> None:
     """Run consecutive probes in order in a child forked from the notebook's state, each within
-    ``seconds``; after one that ends the child or overruns, the rest run in a fresh child."""
+    ``seconds``; after one that ends the child or overruns, the rest run in a fresh child (the
+    supervisor says what became of the one that did not report)."""
     while steps:
         progress, told = os.pipe()
         pid = os.fork()
@@ -169,7 +183,7 @@ def _probes_in_child(shell: Any, steps: list[wire.ProbeStep | wire.TrialStep], a
             os.close(progress)
             try:
                 for step in steps:
-                    _report_probe(shell, step, assignment, report)
+                    _report_probe(shell, step, assignment, control)
                     os.write(told, b".")
             finally:
                 os._exit(0)
@@ -178,20 +192,20 @@ def _probes_in_child(shell: Any, steps: list[wire.ProbeStep | wire.TrialStep], a
             finished, overran = _await_probes(pid, progress, len(steps), seconds)
         finally:
             os.close(progress)
-        if finished < len(steps):
-            # Every probe gets exactly one line: one the child could not write, the parent writes.
-            why = (f"the checks did not finish within {seconds:.0f} s" if overran
-                   else "the checks ended before reporting (the answer ended its process)")
-            wire.send(report, wire.probe_line(wire.ProbeReport(steps[finished].key, failed=why)))
         steps = steps[finished + 1:]
 
 
-def _report_probe(shell: Any, step: wire.ProbeStep | wire.TrialStep, assignment: str, report: int) -> None:
+def _report_probe(shell: Any, step: wire.ProbeStep | wire.TrialStep, assignment: str, control: int) -> None:
+    """Open the probe's report pipe, observe, report on it."""
+    channel, source = gate.open_channel(control, step.key)
+    # A trial's piece is compiled here and its text dropped: no frame above the test holds it.
+    piece = None if source is None else trials.compiled(source)
+    del source
     try:
-        observed = observe(shell.user_ns, step, assignment)
-        wire.send(report, wire.probe_line(wire.ProbeReport(step.key, observed)))
+        report = wire.ProbeReport(step.key, observe(shell.user_ns, step, assignment, piece))
     except BaseException:  # noqa: BLE001 - the probe's own failure is reported, then the next runs
-        wire.send(report, wire.probe_line(wire.ProbeReport(step.key, failed=traceback.format_exc(limit=3)[-2000:])))
+        report = wire.ProbeReport(step.key, failed=traceback.format_exc(limit=3)[-2000:])
+    gate.write_report(channel, wire.probe_line(report))
 
 
 def _await_probes(pid: int, progress: int, count: int, seconds: float) -> tuple[int, bool]:
@@ -225,12 +239,13 @@ def _reap(pid: int, deadline: float) -> bool:
     return True
 
 
-def observe(namespace: dict, step: wire.ProbeStep | wire.TrialStep, assignment: str):
+def observe(namespace: dict, step: wire.ProbeStep | wire.TrialStep, assignment: str,
+            piece: trials.Piece | None = None):
     """One test cell's observations of the answer the notebook defined: the observing half of the
     checks, and nothing that knows what the answer should give. A probe observes every case of
     the cell but its trial cases (the grader runs those in jobs of their own); a trial step runs
-    the test on the one piece it carries."""
-    from autograder.engine import cases, trials
+    the test on the one piece the supervisor handed over with its report pipe."""
+    from autograder.engine import cases
     from autograder.engine import observe as observing
 
     exercise = cases.exercises(assignment)[step.exercise]
@@ -239,7 +254,7 @@ def observe(namespace: dict, step: wire.ProbeStep | wire.TrialStep, assignment: 
     except NameError as err:
         return observing.CellObservation(missing=str(err))
     if isinstance(step, wire.TrialStep):
-        return trials.observe_trial(exercise, answer, step.source)
+        return trials.observe_trial(exercise, answer, piece)
     chosen = {case.name for case in exercise.cases if case.trial is None}
     seeds = observing.seeds_for(exercise, step.hidden, step.seed)
     return observing.observe_cell(exercise, answer, {name: s for name, s in seeds.items() if name in chosen})

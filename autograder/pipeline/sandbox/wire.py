@@ -1,15 +1,17 @@
-"""The messages between the grader, the zygote and the sandbox, as typed data: every line any
+"""The messages between the grader, the zygote and the sandbox, as typed data: every message any
 of them writes to another is made and read here.
 
 A zygote (and a prefix holder) greets with :class:`Ready`. The grader sends a :class:`Job` (a
-:class:`Plan` of :class:`CodeStep` and :class:`ProbeStep`, and the limits) to a zygote, which hands
-the same line on to its prefix holder when the job starts with the chapter's prefix; the sandbox
-writes :class:`CellReport` and :class:`ProbeReport` lines as it runs the plan (a probe report
-carries a test cell's :class:`~autograder.engine.observe.CellObservation`); the process that
-launched the child answers with a :class:`JobResult`, which the zygote passes on as it came.
-Everything is JSON; the grader reads every line the sandbox wrote as untrusted data. Observed
-values travel as :mod:`autograder.engine.codec` writes them: exact types kept, tensors as data only, any
-other value an inert stand-in.
+:class:`Plan` of :class:`CodeStep`, :class:`ProbeStep` and :class:`TrialStep`, and the limits) to
+a zygote as one frame, then the pieces of grader code its trials run on as a second frame, which
+the zygote reads only after it forked the job's process; it hands both on, as they came, to its
+prefix holder when the job starts with the chapter's prefix. The job reports through its gate
+(:mod:`autograder.pipeline.sandbox.gate`): :class:`CellReport` lines and, on each probe's own pipe,
+one :class:`ProbeReport` line (a test cell's :class:`~autograder.engine.observe.CellObservation`);
+the process that supervised it answers with a :class:`JobResult`, which the zygote passes on as it
+came. Everything is JSON; the grader reads every report as untrusted data. Observed values travel
+as :mod:`autograder.engine.codec` writes them: exact types kept, tensors as data only, any other
+value an inert stand-in.
 """
 
 from __future__ import annotations
@@ -108,13 +110,13 @@ class ProbeStep:
 @dataclass(frozen=True)
 class TrialStep:
     """Run an exercise's test on one piece of grader code (:mod:`autograder.engine.trials`), where the
-    test cell stood: the exercise, its answer, and the piece's source. Nothing in it says which
-    piece it is."""
+    test cell stood: the exercise and its answer. The piece's source is not in the plan: the job
+    receives it with the step's report pipe (:mod:`autograder.pipeline.sandbox.gate`), after every
+    cell before it ran; nothing says which piece it is."""
 
     key: str
     exercise: str
     answer: str
-    source: str
 
 
 _KINDS = {"code": CodeStep, "probe": ProbeStep, "trial": TrialStep}
@@ -174,26 +176,24 @@ class Prefix:
 
 @dataclass(frozen=True)
 class Job:
-    """One submission's plan with the limits and hidden paths of its sandbox, and the chapter's
-    prefix when the grader offers one."""
+    """One submission's plan with the limits of its sandbox, and the chapter's prefix when the
+    grader offers one."""
 
     number: int
     plan: Plan
     limits: dict
-    hide: list[str]
     wait: float
     prefix: Prefix | None = None
 
     def to_line(self) -> str:
         return json.dumps({"job": self.number, "plan": self.plan.to_json(), "limits": self.limits,
-                           "hide": self.hide, "wait": self.wait,
-                           "prefix": None if self.prefix is None else self.prefix.to_json()}) + "\n"
+                           "wait": self.wait, "prefix": None if self.prefix is None else self.prefix.to_json()})
 
     @classmethod
     def from_line(cls, line: str) -> Job:
         data = json.loads(line)
         prefix = None if data.get("prefix") is None else Prefix.from_json(data["prefix"])
-        return cls(data["job"], Plan.from_json(data["plan"]), data["limits"], data["hide"], data["wait"], prefix)
+        return cls(data["job"], Plan.from_json(data["plan"]), data["limits"], data["wait"], prefix)
 
 
 @dataclass(frozen=True)
@@ -219,10 +219,13 @@ class Ready:
 
 @dataclass(frozen=True)
 class JobResult:
-    """What the zygote says about one job: how it ended, and every line the sandbox reported.
+    """What the zygote says about one job: how it ended, and every line its supervisor accepted
+    (:mod:`autograder.pipeline.sandbox.gate`).
 
     ``prefix`` says how the chapter's prefix was used: empty when none was offered, ``"forked"``
-    when the job started from the prefix's state, otherwise why it ran from the top.
+    when the job started from the prefix's state, otherwise why it ran from the top. ``violation``
+    says why the job was stopped for writing out of turn on the grader's channel: such a job
+    scores nothing.
     """
 
     status: str
@@ -231,6 +234,7 @@ class JobResult:
     killed: int = 0
     report: str = ""
     prefix: str = ""
+    violation: str = ""
 
     def to_line(self, number: int) -> str:
         return json.dumps({"job": number, **asdict(self)}) + "\n"
@@ -239,7 +243,8 @@ class JobResult:
     def from_line(cls, line: str | bytes) -> JobResult:
         data = json.loads(line)
         return cls(str(data.get("status", "")), str(data.get("reason", "")), float(data.get("seconds", 0.0)),
-                   int(data.get("killed", 0)), str(data.get("report", "")), str(data.get("prefix", "")))
+                   int(data.get("killed", 0)), str(data.get("report", "")), str(data.get("prefix", "")),
+                   str(data.get("violation", "")))
 
 
 @dataclass(frozen=True)
@@ -291,17 +296,47 @@ def probe_line(report: ProbeReport) -> dict:
 END = {"end": True}
 
 
-def send(fd: int, message: dict) -> None:
-    """Write one JSON line to a pipe (whole, even when the pipe is slow)."""
-    data = (json.dumps(message) + "\n").encode()
+def report_text(lines: list[dict], ended: bool) -> str:
+    """A job's report as its supervisor writes it: the accepted lines, then the end when every
+    step of the plan reported."""
+    return "".join(json.dumps(line) + "\n" for line in [*lines, *([END] if ended else [])])
+
+
+# --------------------------------------------------------------------------------- frames
+def write_frame(fd: int, text: str) -> None:
+    """Write one message between the grader, a zygote and a prefix holder: its length, then it."""
+    data = text.encode()
+    data = f"{len(data)}\n".encode() + data
     while data:
         data = data[os.write(fd, data):]
-FORGED = "refused: this check was reported more than once, so the submission wrote to the grader's report itself"
+
+
+def read_frame(fd: int) -> str | None:
+    """Read exactly one message :func:`write_frame` wrote, and nothing after it (the next one stays
+    in the pipe: a piece of grader code is read only after the job's process is forked); None at
+    the end of the stream."""
+    digits = b""
+    while not digits.endswith(b"\n"):
+        byte = os.read(fd, 1)
+        if not byte:
+            return None
+        digits += byte
+        if len(digits) > 20:
+            raise WireError("a frame's length is not a number")
+    size = int(digits)
+    data = bytearray()
+    while len(data) < size:
+        chunk = os.read(fd, min(1 << 20, size - len(data)))
+        if not chunk:
+            return None
+        data += chunk
+    return data.decode()
 
 
 @dataclass
 class Reports:
-    """Every well-formed line of a sandbox report, read as untrusted data (trusted side)."""
+    """Every well-formed line of a job's report, as its supervisor accepted them (trusted side;
+    every field is still checked as data)."""
 
     cells: dict[str, CellReport] = field(default_factory=dict)
     probes: dict[str, ProbeReport] = field(default_factory=dict)
@@ -309,10 +344,7 @@ class Reports:
 
     @classmethod
     def read(cls, text: str) -> Reports:
-        """Read a report. The sandbox writes one line per probe; a probe reported twice had a line
-        written by the submission itself, and is refused whichever line is genuine."""
         found = cls()
-        twice: set[str] = set()
         for line in text.splitlines():
             try:
                 message = json.loads(line)
@@ -322,21 +354,16 @@ class Reports:
                 continue
             if message.get("end") is True:
                 found.ended = True
-            # The last line of a key wins: the sandbox writes the real one after the cells that
-            # could forge an earlier one.
             elif type(message.get("cell")) is str:
                 number = message.get("number") if type(message.get("number")) is int else None
-                found.cells[message["cell"]] = CellReport(message["cell"], _outputs(message.get("outputs")), number)
+                found.cells[message["cell"]] = CellReport(message["cell"], outputs_of(message.get("outputs")), number)
             elif type(message.get("probe")) is str:
-                if message["probe"] in found.probes:
-                    twice.add(message["probe"])
                 found.probes[message["probe"]] = _probe(message)
-        for probe in twice:
-            found.probes[probe] = ProbeReport(probe, failed=FORGED)
         return found
 
 
-def _outputs(outputs: Any) -> list[Stream | Error]:
+def outputs_of(outputs: Any) -> list[Stream | Error]:
+    """A cell's outputs as reported (untrusted data): streams and errors, nothing else."""
     result: list[Stream | Error] = []
     for out in outputs if type(outputs) is list else []:
         if type(out) is not dict:

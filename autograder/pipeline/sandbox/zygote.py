@@ -1,27 +1,33 @@
 """The zygote: a root process with torch already imported that forks one sandbox per submission.
 
 Started by the grader (``python -m autograder.pipeline.sandbox.zygote``), it claims a sandbox user of its
-own, imports torch, NumPy, IPython and the course's packages once, then reads jobs (one JSON line
-each, :class:`~autograder.pipeline.sandbox.wire.Job`) on stdin and answers each with one line.
+own, imports torch, NumPy, IPython and the course's packages once, builds the jails its jobs run
+in (:mod:`autograder.pipeline.sandbox.jail`, in a mount namespace of its own), then reads jobs on
+stdin (a frame each, :class:`~autograder.pipeline.sandbox.wire.Job`, followed by a frame of the
+pieces of grader code its trials run on) and answers each with one line.
 
-A job that starts with its chapter's locked prefix goes, as the line it came in, to a root
-"prefix holder" that ran the prefix once (:mod:`autograder.pipeline.sandbox.prefix`), and the
-holder's answer goes back as it came. Any other job, or one whose prefix failed, is launched from
-here (:mod:`autograder.pipeline.sandbox.launch`). Either way the child is forked, confines itself
-as the sandbox user and runs the plan (:mod:`autograder.pipeline.sandbox.runner`), and is
-supervised by the process that forked it; the zygote itself never runs submission code, and kills
-every process of the sandbox user when the job ends (never the holder, which is root).
+A job that starts with its chapter's locked prefix goes, as its frames came, to a root "prefix
+holder" that ran the prefix once (:mod:`autograder.pipeline.sandbox.prefix`), and the holder's
+answer goes back as it came. Any other job, or one whose prefix failed, is launched from here
+(:mod:`autograder.pipeline.sandbox.launch`). Either way the child is forked into a PID namespace
+and a jail of its own, confines itself as the sandbox user and runs the plan
+(:mod:`autograder.pipeline.sandbox.runner`), and is supervised by the process that forked it; the
+zygote itself never runs submission code, and kills every process of the sandbox user when the
+job ends (never the holder, which is root).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import fcntl
+import json
 import os
 import sys
 
-from autograder.pipeline.sandbox import confine, launch, wire
+from autograder.pipeline.sandbox import confine, jail, launch, wire
 from autograder.pipeline.sandbox.prefix import Holders
+
+JOBS = 0  # the zygote reads its jobs' frames from stdin
 
 
 def warm() -> None:
@@ -66,8 +72,9 @@ def _rehearse() -> None:
     InteractiveShell.clear_instance()
 
 
-def claim_user() -> tuple[int, int, object]:
-    """The first sandbox user no other zygote on this machine holds (a lock in /run, root's).
+def claim_user() -> tuple[str, int, int, object]:
+    """The first sandbox user no other zygote on this machine holds (a lock in /run, root's):
+    its name, uid and gid, and the lock.
 
     Every process of a sandbox user is killed when a job ends, so two graders on one machine
     (two shards, two test workers) must never share one.
@@ -79,36 +86,44 @@ def claim_user() -> tuple[int, int, object]:
         except BlockingIOError:
             handle.close()
             continue
-        return (*confine.sandbox_user(index), handle)
+        return (f"{confine.USER_PREFIX}{index}", *confine.sandbox_user(index), handle)
     raise RuntimeError("every sandbox user is taken")
 
 
 def main() -> int:
-    uid, gid, _lock = claim_user()
+    name, uid, gid, _lock = claim_user()
     warm()
+    trees = jail.build(uid, gid, name)
     confine.become_subreaper()
     confine.kill_all(uid)
     out = sys.stdout
     out.write(wire.Ready(True, uid).to_line())
     out.flush()
-    holders = Holders(uid, gid)
-    for line in sys.stdin:
-        out.write(answer(line, holders, uid, gid))
+    holders = Holders(uid, gid, trees["main"])
+    while (text := wire.read_frame(JOBS)) is not None:
+        out.write(answer(text, holders, uid, gid, trees))
         out.flush()
     holders.close()
     return 0
 
 
-def answer(line: str, holders: Holders, uid: int, gid: int) -> str:
-    """The answer line to a job line: its prefix holder's when the job ran from its chapter's
+def _pieces() -> dict[str, str]:
+    """The frame of pieces of grader code that follows every job's frame."""
+    text = wire.read_frame(JOBS)
+    return {} if text is None else json.loads(text)
+
+
+def answer(text: str, holders: Holders, uid: int, gid: int, trees: dict[str, str]) -> str:
+    """The answer line to a job's frame: its prefix holder's when the job ran from its chapter's
     prefix, otherwise its own run from the top; either way no process of the sandbox user
     outlives it."""
-    job = wire.Job.from_line(line)
-    relayed = holders.relay(job, line)
+    job = wire.Job.from_line(text)
+    relayed = holders.relay(job, text, JOBS)
     if relayed.line is not None:
         found = relayed.line
     else:
-        result = launch.run(job, uid, gid)
+        root = trees["bare" if job.plan.bare is not None else "main"]
+        result = launch.run(job, uid, gid, root, _pieces)
         found = dataclasses.replace(result, prefix=relayed.why).to_line(job.number)
     confine.kill_all(uid)
     confine.reap()

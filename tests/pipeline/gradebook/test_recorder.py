@@ -20,7 +20,7 @@ from autograder.pipeline.gradebook.preprocessors import CheckCellMetadataOnce
 from autograder.pipeline.gradebook.recorder import AutogradeOnRun, RunGradebook
 from autograder.pipeline.grading import verdict
 from autograder.pipeline.grading.grade import admitted
-from autograder.pipeline.grading.sandboxed import GradingRun, Outcome, _config, hidden_paths
+from autograder.pipeline.grading.sandboxed import GradingRun, Outcome, _config
 from autograder.pipeline.intake import integrity
 from autograder.pipeline.sandbox.confine import Limits, is_root
 from autograder.pipeline.sandbox.pool import Pool
@@ -197,7 +197,7 @@ def both(tmp_path_factory) -> dict:
     shutil.copytree(ours.root, theirs.root)
     edition = read_notebook(ours.release_notebook(CHAPTER))
     key = verdict.Key.of(CHAPTER, SEED)
-    with Pool(2, Limits(), hidden_paths(ours, ours.gradebook_url)) as pool:
+    with Pool(2, Limits()) as pool:
         futures = {s: pool.submit(verdict.plan(read_notebook(p), edition, key)) for s, p in admitted(ours, CHAPTER, [])}
         results = {s: f.result() for s, f in futures.items()}
     outcomes = {"ours": _record(ours, results, True), "theirs": _record(theirs, results, False)}

@@ -47,7 +47,7 @@ def key() -> verdict.Key:
 
 @pytest.fixture(scope="module")
 def pool():
-    with Pool(1, LIMITS, []) as pool:
+    with Pool(1, LIMITS) as pool:
         yield pool
 
 
@@ -172,7 +172,7 @@ def printed(result: wire.JobResult, key: str) -> str:
 
 @pytest.fixture(scope="module")
 def small_pool():
-    with Pool(1, Limits(wall=15, cpu=10, memory=3 * 2**30, processes=64, probe=5), []) as pool:
+    with Pool(1, Limits(wall=15, cpu=10, memory=3 * 2**30, processes=64, probe=5)) as pool:
         yield pool
 
 
@@ -299,7 +299,7 @@ def test_a_prefix_that_times_out_falls_back_to_the_top(small_pool) -> None:
 
 def test_the_prefix_travels_in_the_job() -> None:
     prefix = wire.Prefix("views", steps("a = 1", "b = 2"), ["cell-1"])
-    job = wire.Job(3, wire.Plan("views", [*prefix.steps]), {"wall": 1}, [], 5.0, prefix)
+    job = wire.Job(3, wire.Plan("views", [*prefix.steps]), {"wall": 1}, 5.0, prefix)
     assert wire.Job.from_line(job.to_line()) == job
     assert wire.Job.from_line(json.dumps({**json.loads(job.to_line()), "prefix": None})).prefix is None
 

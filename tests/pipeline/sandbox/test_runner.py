@@ -1,21 +1,24 @@
-"""The runner's probes: consecutive probes run in turn in one child forked from the notebook's
-state; nothing they do reaches the notebook's process; a probe that ends its child or overruns
-ends only itself."""
+"""The runner's probes, through the gate as a job's supervisor runs it: consecutive probes run in
+turn in one child forked from the notebook's state; nothing they do reaches the notebook's
+process; a probe that ends its child or overruns ends only itself; and nothing the notebook writes
+on the grader's channel counts as a probe's report."""
 
 from __future__ import annotations
 
 import os
+import socket
 import time
 
 import pytest
 
 from autograder.engine.observe import CellObservation
-from autograder.pipeline.sandbox import runner, wire
+from autograder.pipeline.sandbox import gate, launch, runner, wire
+from autograder.pipeline.sandbox.confine import Limits
 
 SEEN: list[str] = []  # what probes did, in the process that ran them
 
 
-def _observe(namespace: dict, step: wire.ProbeStep, assignment: str) -> CellObservation:
+def _observe(namespace: dict, step: wire.ProbeStep, assignment: str, piece=None) -> CellObservation:
     """A stand-in for the checks' observing: what a probe saw, and what the probes before it did."""
     SEEN.append(step.key)
     if step.key.startswith("exits"):
@@ -25,12 +28,35 @@ def _observe(namespace: dict, step: wire.ProbeStep, assignment: str) -> CellObse
     return CellObservation(missing=f"{namespace.get('answer')} after {','.join(SEEN)}")
 
 
+def supervised(steps: list[wire.CodeStep | wire.ProbeStep], probe_seconds: float = 2.0) -> gate.Gate:
+    """Run a plan in a forked child as a job runs it (no jail), its supervisor's gate in this process."""
+    plan = wire.Plan("views", steps, probe_seconds)
+    control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    output_r, output_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            control.close()
+            os.dup2(theirs.fileno(), runner.CONTROL)  # where a job's control socket is
+            runner.run_plan(plan, runner.CONTROL)
+        finally:
+            os._exit(0)
+    theirs.close()
+    os.close(output_w)
+    trusted = gate.Gate.of(plan, {}, probe_seconds)
+    status, _ = launch.watch(pid, trusted, control, output_r, Limits(wall=60, probe=probe_seconds))
+    if status is None:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+    control.close()
+    os.close(output_r)
+    return trusted
+
+
 def run(steps: list[wire.CodeStep | wire.ProbeStep], probe_seconds: float = 2.0) -> wire.Reports:
-    read, write = os.pipe()
-    runner.run_plan(wire.Plan("views", steps, probe_seconds), write)
-    os.close(write)
-    with os.fdopen(read, "rb") as report:
-        return wire.Reports.read(report.read().decode())
+    trusted = supervised(steps, probe_seconds)
+    assert not trusted.violation, trusted.violation
+    return wire.Reports.read(wire.report_text(trusted.lines, trusted.finished))
 
 
 def probe(key: str) -> wire.ProbeStep:
@@ -64,17 +90,40 @@ def test_a_probe_that_ends_its_child_ends_only_itself() -> None:
     assert reports.ended
 
 
-def test_a_probe_reported_twice_is_refused() -> None:
-    """A line a cell writes for a probe on the report pipe makes two lines for it with the
-    sandbox's own: the check is refused, whichever line says what."""
-    read, write = os.pipe()
-    forged = ("import json, os\n"
-              f"os.write({write}, (json.dumps({{'probe': 'later', 'failed': 'forged'}}) + '\\n').encode())\n")
-    runner.run_plan(wire.Plan("views", [wire.CodeStep("b", forged), probe("later")], 2.0), write)
-    os.close(write)
-    with os.fdopen(read, "rb") as report:
-        reports = wire.Reports.read(report.read().decode())
-    assert reports.probes["later"].failed == wire.FORGED
+@pytest.mark.parametrize("forgery", [
+    # a report line for a later probe, written where the runner's lines go
+    "gate.send(3, {'probe': 'later', 'observation': {'points': {}}})",
+    # a cell's report for a cell that has not run yet, before the real one
+    "gate.send(3, {'cell': 'b', 'outputs': []})",
+    # ready for the probe before its turn, to write its report from the cell
+    "fd, _ = gate.open_channel(3, 'later'); gate.write_report(fd, {'probe': 'later', 'failed': 'forged'})",
+    # anything else on the channel
+    "os.write(3, b'not a message\\n')",
+])
+def test_a_cell_that_writes_on_the_grader_channel_stops_the_job(forgery: str) -> None:
+    """Whatever a cell writes on the control socket comes out of the plan's turn: the job stops
+    and nothing it reported counts."""
+    source = f"import os\nfrom autograder.pipeline.sandbox import gate\nanswer = 1\n{forgery}"
+    trusted = supervised([wire.CodeStep("b", source), probe("later")])
+    assert trusted.violation, trusted.lines
+    assert not any(line.get("probe") == "later" and "observation" in line for line in trusted.lines)
+
+
+def test_a_report_the_answer_writes_and_exits_before_is_not_a_report() -> None:
+    """The old forgery: write the probe's line and the end line, then end the process before any
+    probe runs. No pipe is open for a probe that has not been reached: nothing is accepted, and
+    the plan never ends."""
+    source = ("import os, json\n"
+              "for fd in range(3, 64):\n"
+              "    try:\n"
+              "        os.write(fd, (json.dumps({'probe': 'later', 'failed': 'forged'}) + '\\n'"
+              " + json.dumps({'end': True}) + '\\n').encode())\n"
+              "    except OSError:\n"
+              "        pass\n"
+              "os._exit(0)\n")
+    trusted = supervised([wire.CodeStep("b", source), probe("later")])
+    assert trusted.violation or not trusted.finished
+    assert not any(line.get("probe") == "later" for line in trusted.lines)
 
 
 def test_a_probe_that_overruns_is_stopped_and_the_next_one_still_runs() -> None:

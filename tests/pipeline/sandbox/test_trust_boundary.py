@@ -24,7 +24,7 @@ SMALL = Limits(wall=20, cpu=8, memory=3 * 2**30, processes=64, file_size=2**20, 
 
 @pytest.fixture(scope="module")
 def pool():
-    with Pool(1, SMALL, []) as pool:
+    with Pool(1, SMALL) as pool:
         yield pool
 
 

@@ -4,9 +4,11 @@ checker judges a reported result as a learner's own kernel would."""
 from __future__ import annotations
 
 import base64
+import os
 import io
 import json
 import pickle
+import threading
 
 import pytest
 import torch
@@ -120,11 +122,30 @@ def test_malformed_observations_are_refused(message) -> None:
 def test_a_plan_and_a_job_survive_their_json_lines() -> None:
     plan = wire.Plan("views", [wire.CodeStep("views-setup", "import torch"),
                                wire.ProbeStep("views-strides-tests", "views-strides", "STRIDES", False, 7)])
-    job = wire.Job(3, plan, {"wall": 1.0}, ["/x"], 61.0)
+    job = wire.Job(3, plan, {"wall": 1.0}, 61.0)
     assert wire.Job.from_line(job.to_line()) == job
-    result = wire.JobResult("exited with code 0", "", 1.5, 0, '{"end": true}')
-    assert wire.JobResult.from_line(result.to_line(3)) == result
+    for result in (wire.JobResult("exited with code 0", "", 1.5, 0, '{"end": true}'),
+                   wire.JobResult("killed by the grader", "stopped", violation="wrote a second report line")):
+        assert wire.JobResult.from_line(result.to_line(3)) == result
     for greeting in (wire.Ready(True, 1234), wire.Ready(False, why="the prefix cell views-setup raised OSError")):
         assert wire.Ready.from_line(greeting.to_line()) == greeting
     assert not wire.Ready.from_line(b'{"ready": 1}\n').ready
     assert wire.Ready.from_line("not a greeting\n") == wire.Ready(False, why="its first line was not a greeting")
+
+
+def test_a_frame_is_read_whole_and_nothing_after_it() -> None:
+    """A job's frame and its pieces' frame travel back to back; reading the first leaves the second
+    in the pipe (the pieces are read only after the job's process is forked)."""
+    read, write = os.pipe()
+
+    def send() -> None:
+        wire.write_frame(write, "é" * 70_000)  # more than a pipe holds at once
+        wire.write_frame(write, '{"trial": "def broken(): pass"}')
+        os.close(write)
+
+    sender = threading.Thread(target=send)
+    sender.start()
+    assert wire.read_frame(read) == "é" * 70_000
+    sender.join()
+    assert wire.read_frame(read) == '{"trial": "def broken(): pass"}'  # left whole in the pipe
+    assert wire.read_frame(read) is None

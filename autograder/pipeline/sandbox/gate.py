@@ -1,0 +1,259 @@
+"""The gate: how a job reports, so that no report can be written for a probe that has not run.
+
+A job holds no channel the grader reads its verdicts from. It holds one *control* socket to the
+process that supervises it (root, outside the job: the zygote or a prefix holder), which walks the
+job's plan step by step (:class:`Gate`):
+
+* a code cell's outputs come over the control socket (``{"cell": key, ...}``), each in its turn;
+  they are the answer's word and are only shown;
+* at a probe (a test cell's checks, a trial, a bare job's calls) the job says ``{"ready": key}``;
+  only then does the supervisor make a pipe for that probe and pass its write end through the
+  socket (``SCM_RIGHTS``), with the piece of grader code a trial runs on. The probe's one report
+  line comes back on that pipe, which the supervisor closes when the line came, the pipe closed or
+  the probe's time ran out;
+* anything out of turn — a cell or a probe other than the next one, a second line on a probe's
+  pipe, a line naming another probe, a message that is not well-formed — is a *violation*: the
+  job is stopped and scores nothing.
+
+So a report line exists only for a probe the supervisor opened, in order, while it was open; a
+probe whose line never came scores zero; and the end of a plan is the supervisor's own record,
+not a line the job writes. What a probe reports about the answer is still the answer's word: a
+grade rests on comparing it with expectations the job cannot learn (``ARCHITECTURE.md``).
+
+The job's half (:func:`send`, :func:`open_channel`, :func:`write_report`) uses the standard library
+only: a bare interpreter, which has nothing else, runs it from this file's source.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import struct
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["BARE", "Gate", "open_channel", "send", "write_report"]
+
+#: The one probe of a bare job: every call of its checks, reported in one line.
+BARE = "bare"
+# Largest message a job may send on its control socket, and largest report line of a probe.
+MAX_MESSAGE = 8 * 2**20
+MAX_REPORT = 256 * 2**20
+_HEADER = struct.Struct(">I")
+
+
+# ------------------------------------------------------------------------------- the job's half
+def send(control: int, message: dict) -> None:
+    """Send one message (a cell's report, or ready for a probe) to the supervisor."""
+    data = (json.dumps(message) + "\n").encode()
+    while data:
+        data = data[os.write(control, data):]
+
+
+def open_channel(control: int, key: str) -> tuple[int, str | None]:
+    """Say the job is ready for probe ``key``; the write end of its report pipe, and the piece
+    of grader code it runs on (a trial's), once the supervisor opens it."""
+    send(control, {"ready": key})
+    with socket.socket(fileno=os.dup(control)) as sock:
+        while True:
+            header, fds = _receive(sock)
+            if header.get("probe") == key and len(fds) == 1:
+                return fds[0], header.get("piece")
+            for fd in fds:  # an earlier probe's pipe, opened after its child had gone
+                os.close(fd)
+
+
+def _receive(sock: socket.socket) -> tuple[dict, list[int]]:
+    data, ancillary, _flags, _ = sock.recvmsg(_HEADER.size, socket.CMSG_SPACE(4 * 4), socket.MSG_CMSG_CLOEXEC)
+    while data and len(data) < _HEADER.size:
+        data += sock.recv(_HEADER.size - len(data))
+    if len(data) < _HEADER.size:
+        raise EOFError("the supervisor closed the control socket")
+    fds = []
+    for level, kind, payload in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds += list(struct.unpack(f"{len(payload) // 4}i", payload[: len(payload) // 4 * 4]))
+    (size,) = _HEADER.unpack(data)
+    body = b""
+    while len(body) < size:
+        chunk = sock.recv(size - len(body))
+        if not chunk:
+            raise EOFError("the supervisor closed the control socket")
+        body += chunk
+    return json.loads(body), fds
+
+
+def write_report(channel: int, line: dict) -> None:
+    """Write a probe's one report line on its pipe and close it."""
+    data = (json.dumps(line) + "\n").encode()
+    try:
+        while data:
+            data = data[os.write(channel, data):]
+    finally:
+        os.close(channel)
+
+
+# ------------------------------------------------------------------------ the supervisor's half
+@dataclass
+class Opened:
+    """The probe whose pipe is open: its key, the pipe's read end, when it opened, what came."""
+
+    key: str
+    read: int
+    opened: float
+    data: bytearray = field(default_factory=bytearray)
+
+
+@dataclass
+class Gate:
+    """The supervisor's walk through one job's plan (see the module's docstring).
+
+    Attributes:
+        steps: ``(key, kind, piece)`` of every step the job must report, in order: kind ``"cell"``
+            or ``"probe"``; a trial's piece of grader code, or None.
+        probe_seconds: How long a probe's pipe stays open.
+        lines: The report lines accepted so far, as the trusted side reads them.
+        violation: Why the job was stopped for writing out of turn, once it was.
+    """
+
+    steps: list[tuple[str, str, str | None]]
+    probe_seconds: float
+    lines: list[dict] = field(default_factory=list)
+    violation: str = ""
+    position: int = 0
+    opened: Opened | None = None
+    _buffer: bytearray = field(default_factory=bytearray)
+    _waiting: list[dict] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, plan: Any, pieces: dict[str, str], probe_seconds: float) -> Gate:
+        """The gate of a plan (a :class:`~autograder.pipeline.sandbox.wire.Plan`)."""
+        from autograder.pipeline.sandbox import wire
+
+        if plan.bare is not None:
+            return cls([(BARE, "probe", None)], probe_seconds)
+        steps = [(s.key, "cell" if isinstance(s, wire.CodeStep) else "probe", pieces.get(s.key)) for s in plan.steps]
+        return cls(steps, probe_seconds)
+
+    @property
+    def finished(self) -> bool:
+        return self.position >= len(self.steps) and self.opened is None
+
+    def _stop(self, why: str) -> None:
+        if not self.violation:
+            self.violation = why
+
+    # -------------------------------------------------------------------------- control
+    def control_data(self, chunk: bytes, open_pipe) -> None:
+        """Bytes the job sent on its control socket; ``open_pipe(key, piece)`` opens a probe's pipe
+        and returns its read end."""
+        self._buffer += chunk
+        if len(self._buffer) > MAX_MESSAGE:
+            self._stop("sent a message larger than the grader reads")
+            return
+        while b"\n" in self._buffer and not self.violation:
+            raw, _, rest = bytes(self._buffer).partition(b"\n")
+            self._buffer = bytearray(rest)
+            try:
+                message = json.loads(raw)
+            except ValueError:
+                self._stop("wrote something other than the runner's messages on the grader's channel")
+                return
+            if type(message) is not dict:
+                self._stop("wrote something other than the runner's messages on the grader's channel")
+                return
+            self._waiting.append(message)
+        self._advance(open_pipe)
+
+    def _advance(self, open_pipe) -> None:
+        """Take the waiting messages in turn while no probe's pipe is open."""
+        while self._waiting and self.opened is None and not self.violation:
+            message = self._waiting.pop(0)
+            if self.position >= len(self.steps):
+                self._stop("wrote to the grader's channel after its last step")
+                return
+            key, kind, piece = self.steps[self.position]
+            if kind == "cell" and message.get("cell") == key and len(message) <= 3:
+                self.lines.append(_cell_line(message))
+                self.position += 1
+            elif kind == "probe" and message == {"ready": key}:
+                self.opened = Opened(key, open_pipe(key, piece), _now())
+            else:
+                self._stop(f"reported out of turn on the grader's channel (expected {kind} {key!r})")
+                return
+
+    # ---------------------------------------------------------------------------- probes
+    def pipe_data(self, chunk: bytes) -> None:
+        """Bytes on the open probe's pipe."""
+        opened = self.opened
+        assert opened is not None
+        opened.data += chunk
+        if len(opened.data) > MAX_REPORT:
+            self._stop("wrote more on a probe's report than the grader reads")
+        elif opened.data.count(b"\n") > 1 or (b"\n" in opened.data and opened.data.split(b"\n", 1)[1].strip()):
+            self._stop("wrote a second report line for a probe")
+
+    def pipe_closed(self, open_pipe, overran: bool = False) -> None:
+        """The open probe's pipe closed (or its time ran out): take its line, or say why none came."""
+        opened = self.opened
+        assert opened is not None
+        self.opened = None
+        os.close(opened.read)
+        text = bytes(opened.data).strip()
+        if self.violation:
+            return
+        if not text:
+            overran = overran or _now() - opened.opened >= self.probe_seconds
+            why = (f"the checks did not finish within {self.probe_seconds:.0f} s" if overran
+                   else "the checks ended before reporting (the answer ended its process)")
+            self.lines.append({"probe": opened.key, "failed": why})
+        else:
+            try:
+                line = json.loads(text)
+            except ValueError:
+                self._stop("wrote something other than a report on a probe's pipe")
+                return
+            if type(line) is not dict or line.get("probe") != opened.key:
+                self._stop(f"wrote a report for another probe than {opened.key!r}")
+                return
+            self.lines.append(line)
+        self.position += 1
+        self._advance(open_pipe)
+
+    def deadline(self) -> float | None:
+        """When the open probe's time runs out (None when no probe is open)."""
+        return None if self.opened is None else self.opened.opened + self.probe_seconds + GRACE
+
+
+# Seconds a probe's pipe stays open after its time: the job stops a probe that overruns itself,
+# and its next probe's ready should find this one closed.
+GRACE = 2.0
+
+
+def _now() -> float:
+    import time
+
+    return time.monotonic()
+
+
+def _cell_line(message: dict) -> dict:
+    from autograder.pipeline.sandbox import wire
+
+    number = message.get("number") if type(message.get("number")) is int else None
+    report = wire.CellReport(message["cell"], wire.outputs_of(message.get("outputs")), number)
+    return wire.cell_line(report)
+
+
+def grant(control: socket.socket, key: str, piece: str | None) -> int:
+    """Open probe ``key``'s report pipe: pass its write end to the job; the read end stays here."""
+    read, write = os.pipe()
+    body = json.dumps({"probe": key, "piece": piece}).encode()
+    try:
+        control.sendmsg([_HEADER.pack(len(body))], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, struct.pack("i", write))])
+        control.sendall(body)
+    except OSError:
+        pass  # the job is gone: the pipe closes with nothing on it
+    finally:
+        os.close(write)
+    return read
