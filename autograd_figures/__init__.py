@@ -19,6 +19,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "divergence": ("draw_divergence", "first_divergent_step"),
     "explorer": ("StrideExplorer", "explore"),
     "figures": ("LayoutFigure", "draw_layout", "slot_color"),
+    "glued": ("glue",),
     "graph": ("Node", "Saved", "draw_graph", "graph_nodes"),
     "layout": ("Layout", "ViewError", "ViewVerdict", "broadcast_dims", "overlaps", "slots_read", "view_verdict"),
     "ownership": ("StateEntry", "draw_state_map", "state_map"),

@@ -143,7 +143,7 @@ import os
 import subprocess
 import sys
 
-subprocess.Popen(["sleep", "900"], start_new_session=True)
+subprocess.Popen([sys.executable, "-c", "import time; time.sleep(900)"], start_new_session=True)
 subprocess.Popen([sys.executable, "-c", "import os, time\\nif os.fork() == 0:\\n    os.setsid()\\n    time.sleep(900)"],
                  start_new_session=True)
 """,
