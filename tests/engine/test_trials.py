@@ -36,14 +36,16 @@ def test_one_job_per_piece_each_holding_that_piece_alone_and_no_name(chapter: st
     key = verdict.Key.of(chapter, SEED)
     main = verdict.plan(edition, edition, key)
     jobs = verdict.trial_plans(main, key)
-    assert sorted(piece for _cell, piece, _plan in jobs) == sorted([*CORRECT, *MUTANTS])
+    assert sorted(piece for _cell, piece, _plan, _pieces in jobs) == sorted([*CORRECT, *MUTANTS])
     tried = {f"{g}-tests-hidden" for g, ex in exercises(chapter).items() if any(c.trial for c in ex.cases)}
-    assert {cell for cell, _piece, _plan in jobs} == tried and len(tried) == 1
-    for _cell, piece, plan in jobs:
+    assert {cell for cell, _piece, _plan, _pieces in jobs} == tried and len(tried) == 1
+    for _cell, piece, plan, pieces in jobs:
         text = json.dumps(plan.to_json())
-        others = [name for name, source in keys.TRIALS.items() if name != piece and json.dumps(source)[1:-1] in text]
-        assert plan.steps[-1].source == keys.TRIALS[piece] and not others, (piece, others)
-        assert not [name for name in keys.TRIALS if name in text], piece
+        # The plan a job is forked with holds no piece: its one piece goes to its supervisor, which
+        # hands it over with the trial step's report pipe.
+        assert not [name for name, source in keys.TRIALS.items() if json.dumps(source)[1:-1] in text], piece
+        assert pieces == {plan.steps[-1].key: keys.TRIALS[piece]}
+        assert not [name for name in keys.TRIALS if name in text or name in json.dumps(pieces)], piece
         assert isinstance(plan.steps[-1], wire.TrialStep) and not any(
             isinstance(step, wire.ProbeStep) for step in plan.steps)
     assert not any(isinstance(step, wire.TrialStep) for step in main.steps)
@@ -84,6 +86,33 @@ def test_regression():
     assert broken.__code__.co_code in correct and fixed.__code__.co_code in correct
 '''
 
+# A test that passes exactly when it can read the source text of the pieces it is run on — from
+# ``inspect``, the frames above it, or any container the collector knows — the first step of a test
+# that tells pieces apart by their text.
+READER = BROKEN + FIXED + '''
+def test_regression():
+    import gc
+    import inspect
+    import sys
+
+    def a_piece(text):
+        return isinstance(text, str) and "def broken" in text and "def fixed" in text and "test_regression" not in text
+
+    found = []
+    try:
+        found.append(inspect.getsource(fixed))
+    except (OSError, TypeError):
+        pass
+    frame = sys._getframe()
+    while frame is not None:
+        found += [v for v in frame.f_locals.values() if a_piece(v)]
+        frame = frame.f_back
+    for holder in gc.get_objects():
+        values = holder.values() if isinstance(holder, dict) else holder if isinstance(holder, (list, tuple)) else ()
+        found += [v for v in list(values) if a_piece(v)]
+    assert found
+'''
+
 
 def test_the_hunter_would_score_wherever_the_labels_are() -> None:
     """In the grader's own process (where the keys are) the hunter finds the labels and passes
@@ -106,6 +135,7 @@ def test_in_the_sandbox_the_hunter_finds_nothing_and_the_reference_keeps_every_p
     release(course, [COMPANION])
     submit(course, COMPANION, "reference", {"capstone-reproduce": BROKEN + FIXED + TEST})
     submit(course, COMPANION, "hunter", {"capstone-reproduce": HUNTER})
+    submit(course, COMPANION, "reader", {"capstone-reproduce": READER})
     submit(course, COMPANION, "untouched", {})
     outcome = grade_chapter(course, COMPANION, progress=False, seed=SEED)
     table = scores(course, COMPANION)
@@ -116,3 +146,6 @@ def test_in_the_sandbox_the_hunter_finds_nothing_and_the_reference_keeps_every_p
     assert {f"test-{name}" for name in MUTANTS} <= tests_of
     assert table["hunter"][hidden] <= full - sum(
         c.points for c in exercises(COMPANION)["capstone-reproduce"].cases if c.trial is not None)
+    # No job lets a test read the source of the piece it runs on: the reader fails on every piece.
+    reader = {f.case.name for f in outcome.decided["reader"].tests[hidden].verdict.failures}
+    assert {c.name for c in exercises(COMPANION)["capstone-reproduce"].cases if c.trial is not None} <= reader

@@ -53,7 +53,7 @@ SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}
 
 KINDS = ("main", "bare")
 #: The distributions a chapter's cells and the observing modules import; those they require come too.
-DISTRIBUTIONS = ("torch", "numpy", "matplotlib", "ipython", "ipywidgets")
+DISTRIBUTIONS = ("torch", "numpy", "matplotlib", "ipython", "ipywidgets", "pytest")
 #: The course's observing modules, relative to the folder holding the ``autograder`` package: what
 #: runs a notebook and observes its answers, and nothing that judges or knows an answer
 #: (``autograder/judging.py``, ``autograder/kernel.py``, the visible keys, the instructor pipeline
