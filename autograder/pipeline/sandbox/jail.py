@@ -95,6 +95,21 @@ def unshare(flags: int) -> None:
     _check(_libc.unshare(flags), "unshare")
 
 
+def fork_into_pid_namespace() -> int:
+    """Fork a child that is the first process (pid 1) of a new PID namespace: it sees only its own
+    descendants, and all of them die with it. The caller's next children are in its own namespace
+    again. Returns as :func:`os.fork` does."""
+    own = os.open("/proc/self/ns/pid", os.O_RDONLY)
+    try:
+        unshare(CLONE_NEWPID)
+        pid = os.fork()
+        if pid != 0:
+            _check(_libc.setns(own, CLONE_NEWPID), "setns")
+        return pid
+    finally:
+        os.close(own)
+
+
 def _pivot_root(new_root: str, put_old: str) -> None:
     number = SYS_PIVOT_ROOT[os.uname().machine]
     _check(_libc.syscall(number, new_root.encode(), put_old.encode()), "pivot_root")

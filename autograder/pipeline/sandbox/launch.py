@@ -17,7 +17,7 @@ import socket
 import time
 from collections.abc import Callable
 
-from autograder.pipeline.sandbox import confine, gate, runner, wire
+from autograder.pipeline.sandbox import confine, gate, jail, runner, wire
 
 # Bytes of printed output read at a time, and seconds a job's pipes may stay open after its
 # process ended (held by something it started).
@@ -31,8 +31,8 @@ def run(job: wire.Job, uid: int, gid: int, jail_root: str, pieces: Callable[[], 
     limits = confine.Limits(**job.limits)
     control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     output_r, output_w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: becomes the job; never returns
+    pid = jail.fork_into_pid_namespace()
+    if pid == 0:  # the child: the job's first process; never returns
         try:
             control.close()
             os.close(output_r)

@@ -70,9 +70,14 @@ CONTROL = 3  # the job's end of its control socket, in every process of the job
 
 
 def run_job(job: wire.Job, uid: int, gid: int, control: int, output: int, jail_root: str) -> NoReturn:
-    """The job's first process, forked by its supervisor: a PID namespace of the job's own, whose
-    first process enters the jail, confines itself as the sandbox user and runs the plan (or
-    becomes the bare interpreter); this process waits for it and ends as it ended."""
+    """The job's first process (pid 1 of the job's PID namespace, forked by its supervisor): enter
+    the jail, confine itself as the sandbox user, then fork the process that runs the plan (or
+    becomes the bare interpreter) and reap the job's processes until that one ends, and end as it
+    ended; every process of the job dies with this one.
+
+    The plan runs in a child, not here: the kernel drops a signal its namespace's first process has
+    no handler for, so a cell's own ``SIGTERM`` or the CPU limit's ``SIGXCPU`` would not end it.
+    """
     confine.prctl_parent_death()
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     os.dup2(output, 1)
@@ -80,13 +85,11 @@ def run_job(job: wire.Job, uid: int, gid: int, control: int, output: int, jail_r
     os.dup2(control, CONTROL)
     confine.close_descriptors_except(CONTROL)
     os.setsid()
-    jail.unshare(jail.CLONE_NEWPID)
-    first = os.fork()
-    if first == 0:  # the first process of the job's PID namespace: all of the job dies with it
+    jail.enter(jail_root, uid, gid)
+    confine.confine(uid, gid, confine.Limits(**job.limits))
+    plan = os.fork()
+    if plan == 0:
         try:
-            confine.prctl_parent_death()
-            jail.enter(jail_root, uid, gid)
-            confine.confine(uid, gid, confine.Limits(**job.limits))
             if job.plan.bare is not None:
                 _exec_bare(job)
             sys.stdout = os.fdopen(1, "w", buffering=1, closefd=False)
@@ -96,8 +99,10 @@ def run_job(job: wire.Job, uid: int, gid: int, control: int, output: int, jail_r
             os._exit(0)
     for fd in (0, 1, 2, CONTROL):
         os.close(fd)
-    _, status = os.waitpid(first, 0)
-    os._exit(os.waitstatus_to_exitcode(status) % 256 if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
+    while True:
+        pid, status = os.waitpid(-1, 0)
+        if pid == plan:
+            os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
 
 
 def _exec_bare(job: wire.Job) -> NoReturn:
