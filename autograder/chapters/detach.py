@@ -15,6 +15,7 @@ from typing import Any
 
 import torch
 
+from autograder.engine import facts
 from autograder.engine.cases import exercise, selftest
 from autograder.engine.codec import type_name
 from autograder.engine.draw import Draw
@@ -31,30 +32,33 @@ def _result(value: Any) -> Any:
 # --------------------------------------------------------------------------- detach-independent
 def report_copy(answer: Callable[[torch.Tensor], Any], t: torch.Tensor) -> dict[str, Any]:
     """Call ``independent_copy(t)``, then write through what it returned; report what the copy is
-    and what the write did to ``t`` (which is then put back as it was)."""
+    and what the write did to ``t`` (which is then put back as it was). Every fact is read through
+    :mod:`autograder.engine.facts`: not through methods the answer could have set on the copy, on
+    ``t`` or on torch."""
     kept = Kept(t)
     copy = answer(t)
-    if type(copy) is not torch.Tensor:
+    with facts.untouched():
+        if not facts.is_tensor(copy):
+            kept.restore(t)
+            return {"returned": f"<{type_name(copy)}>"}
+        found = {
+            "requires_grad": facts.requires_grad(copy),
+            "has a grad_fn": facts.grad_fn(copy) is not None,
+            "contiguous": facts.is_contiguous(copy),
+            "dtype": str(facts.dtype(copy)).removeprefix("torch."),
+            "t left alone by the call": kept.left_alone(t),
+        }
+        values = facts.clone(facts.detach(copy))
+        version = facts.version(t)
+        try:
+            with facts.no_grad():
+                facts.add_(copy, 1)
+            found["a write to it"] = "left t alone" if kept.same_values(t) else "changed t"
+        except RuntimeError as err:
+            found["a write to it"] = f"refused: {first_sentence(str(err))}"
+        found["and moved t's version by"] = facts.version(t) - version
+        found["values"] = values
         kept.restore(t)
-        return {"returned": f"<{type_name(copy)}>"}
-    found = {
-        "requires_grad": copy.requires_grad,
-        "has a grad_fn": copy.grad_fn is not None,
-        "contiguous": copy.is_contiguous(),
-        "dtype": str(copy.dtype).removeprefix("torch."),
-        "t left alone by the call": kept.left_alone(t),
-    }
-    values = copy.detach().clone()
-    version = t._version
-    try:
-        with torch.no_grad():
-            copy.add_(1)
-        found["a write to it"] = "left t alone" if torch.equal(t.detach(), kept.values) else "changed t"
-    except RuntimeError as err:
-        found["a write to it"] = f"refused: {first_sentence(str(err))}"
-    found["and moved t's version by"] = t._version - version
-    found["values"] = values
-    kept.restore(t)
     return found
 
 

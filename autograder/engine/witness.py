@@ -20,6 +20,7 @@ from typing import Any
 import torch
 from torch.overrides import TorchFunctionMode
 
+from autograder.engine import facts
 from autograder.engine.codec import type_name
 
 Op = Callable[[torch.Tensor], torch.Tensor]
@@ -187,30 +188,42 @@ class Kept:
 
     A driver reports whether the answer left the tensor so (:meth:`left_alone`), then puts it back
     (:meth:`restore`): the same inputs are handed to the reference and to every model in turn.
+    Every fact is read through :mod:`autograder.engine.facts`, never through methods the answer could
+    have set on the tensor.
     """
 
     def __init__(self, t: torch.Tensor) -> None:
-        self.values = t.detach().clone()
-        self.version = t._version
-        self.requires_grad = t.requires_grad
-        self.grad = t.grad.clone() if t.is_leaf and t.grad is not None else None
+        with facts.untouched():
+            self.values = facts.clone(facts.detach(t))
+            self.version = facts.version(t)
+            self.requires_grad = facts.requires_grad(t)
+            grad = facts.grad(t) if facts.is_leaf(t) else None
+            self.grad = facts.clone(grad) if grad is not None else None
+
+    def same_values(self, t: torch.Tensor) -> bool:
+        """Whether ``t`` still holds the values it held."""
+        with facts.untouched():
+            return facts.shape(t) == facts.shape(self.values) and bool(facts.equal(facts.detach(t), self.values))
 
     def left_alone(self, t: torch.Tensor) -> bool:
         """Same values, no write, no change of ``requires_grad`` or ``.grad``."""
-        grad = t.grad if t.is_leaf else None
-        same_grad = (grad is None) == (self.grad is None) and (grad is None or bool(torch.equal(grad, self.grad)))
-        return (t._version == self.version and t.requires_grad == self.requires_grad and same_grad
-                and t.shape == self.values.shape and bool(torch.equal(t.detach(), self.values)))
+        with facts.untouched():
+            grad = facts.grad(t) if facts.is_leaf(t) else None
+            same_grad = (grad is None) == (self.grad is None) and (
+                grad is None or (facts.is_tensor(grad) and bool(facts.equal(grad, self.grad))))
+            return (facts.version(t) == self.version and facts.requires_grad(t) == self.requires_grad
+                    and same_grad and self.same_values(t))
 
     def restore(self, t: torch.Tensor) -> None:
         """Put the tensor back as it was (its version counter keeps counting)."""
-        if t.is_leaf:
-            t.grad = None if self.grad is None else self.grad.clone()
-            if t.requires_grad != self.requires_grad:
-                t.requires_grad_(self.requires_grad)
-        if t.shape == self.values.shape and not torch.equal(t.detach(), self.values):
-            with torch.no_grad():
-                t.detach().copy_(self.values)
+        with facts.untouched():
+            if facts.is_leaf(t):
+                facts.set_grad(t, None if self.grad is None else facts.clone(self.grad))
+                if facts.requires_grad(t) != self.requires_grad:
+                    facts.requires_grad_(t, self.requires_grad)
+            if facts.shape(t) == facts.shape(self.values) and not facts.equal(facts.detach(t), self.values):
+                with facts.no_grad():
+                    facts.copy_(facts.detach(t), self.values)
 
 
 def left_alone(x0: torch.Tensor, kept: Kept) -> bool:

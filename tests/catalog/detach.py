@@ -192,6 +192,13 @@ EXPLOITS = {
                             "        return True\n\n\n"
                             "def independent_copy(t):\n    return t.detach().clone().as_subclass(Same)"),
         ("forged-report", FORGED.format(exercise="independent") + "def independent_copy(t):\n    return t"),
+        # detach() with the methods the driver calls after the answer returns set on that one tensor:
+        # a write that goes nowhere, a contiguity it does not have, a clone of other values.
+        ("methods-rebound-on-the-copy", "def independent_copy(t):\n    copy = t.detach()\n"
+                                        "    copy.is_contiguous = lambda *a, **k: True\n"
+                                        "    copy.add_ = lambda *a, **k: copy\n"
+                                        "    copy.clone = lambda *a, **k: torch.zeros_like(t)\n"
+                                        "    return copy"),
     ],
     "detach-provenance": [
         # The caller's tensor turned into a leaf and given the gradient (its own .grad kept).
