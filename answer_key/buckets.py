@@ -1,9 +1,10 @@
 """The key of Chapter 6, "Gradient buckets and flat shards".
 
-``buckets-ranks-agree``: whether the ranks agree is drawn inside a rank, so its key is a rule over
-the states the run reports (:class:`~answer_key.keys.Given`; the rules are registered by
-``autograder.chapters.buckets``, where a learner's kernel finds them for the visible checks). The answers
-they stand for — the reference and each catalogued mistake, as a learner writes them — are
+``buckets-ranks-agree``: whether the ranks agree is drawn inside the changing rank, from a draw the
+job's supervisor made and kept, so its key is a rule (:class:`~answer_key.keys.Given`, registered
+here in :data:`autograder.judging.RULES`) that rebuilds every rank's module in every run from the
+check's inputs and that draw, and says what the verdicts must be on those states. The answers
+the rules stand for — the reference and each catalogued mistake, as a learner writes them — are
 :data:`AGREE_ANSWERS`; ``tests/chapters/test_buckets_cases.py`` runs them on real ranks through the driver
 and checks that each rule gives what its answer reported.
 
@@ -15,6 +16,8 @@ ranks.
 from __future__ import annotations
 
 import functools
+import random
+from collections.abc import Callable
 from typing import Any
 
 import torch
@@ -24,14 +27,18 @@ from torch import nn
 
 from answer_key.keys import Given, Model, key
 from autograder.chapters.buckets import (
+    RUNS,
     SELFTEST_CAP_MB,
     SELFTEST_FEATURES,
     SELFTEST_FLAT,
     SELFTEST_LAYERS,
     SELFTEST_SHARDED,
+    agree_tag,
     small_model,
+    states_of,
 )
 from autograder.engine.ranks import run_on_ranks
+from autograder.judging import RULES
 
 
 def run_answer_on_ranks(worker, *args, world_size: int = 2) -> list:
@@ -111,6 +118,84 @@ def ranks_agree(module):
     return same
 ''',
 }
+
+
+def _tensors(state: dict, part: str | None = None) -> list[torch.Tensor]:
+    parts = ("parameters", "buffers") if part is None else (part,)
+    return [t for p in parts for t in state[p].values()]
+
+
+def _equal(a: dict, b: dict, part: str | None = None) -> bool:
+    parts = ("parameters", "buffers") if part is None else (part,)
+    return all(a[p].keys() == b[p].keys() for p in parts) and all(
+        x.dtype == y.dtype and x.shape == y.shape and bool(torch.equal(x, y))
+        for x, y in zip(_tensors(a, part), _tensors(b, part), strict=True))
+
+
+def _by(measure: Callable[[torch.Tensor], Any]) -> Callable[[dict, dict], bool]:
+    """Two states compared through one summary per tensor."""
+    def same(a: dict, b: dict) -> bool:
+        return all(bool(torch.equal(measure(x), measure(y))) for x, y in
+                   zip(_tensors(a), _tensors(b), strict=True))
+
+    return same
+
+
+def checksum(t: torch.Tensor) -> torch.Tensor:
+    """A tensor's sum and index-weighted sum, in float64."""
+    values = t.reshape(-1).double()
+    return torch.stack([values.sum(), (values * torch.arange(1, values.numel() + 1, dtype=torch.float64)).sum()])
+
+
+def _close(a: dict, b: dict) -> bool:
+    return all(bool(torch.allclose(x, y)) if x.is_floating_point() else bool(torch.equal(x, y))
+               for x, y in zip(_tensors(a), _tensors(b), strict=True))
+
+
+def _everyone(same: Callable[[dict, dict], bool]) -> Callable[[list], list[bool]]:
+    """Every rank says whether every rank's state is the same as rank 0's."""
+    return lambda states: [all(same(states[0], s) for s in states[1:])] * len(states)
+
+
+#: What each answer of :data:`AGREE_ANSWERS` decides on every rank, from all the ranks' states.
+VERDICT_RULES: dict[str, Callable[[list], list[bool]]] = {
+    "reference": _everyone(_equal),
+    "sums": _everyone(_by(lambda t: t.sum())),
+    "checksums": _everyone(_by(checksum)),
+    "allclose": _everyone(_close),
+    "parameters-only": _everyone(lambda a, b: _equal(a, b, "parameters")),
+    "local-verdict": lambda states: [_equal(states[0], s) for s in states],
+    "first-two-ranks": lambda states: [_equal(states[0], states[1])] * len(states),
+}
+
+
+def module_state(model: nn.Module) -> dict[str, dict[str, torch.Tensor]]:
+    """A copy of a module's state: its parameters' and its buffers' values, by name."""
+    return {"parameters": {n: p.detach().clone() for n, p in model.named_parameters()},
+            "buffers": {n: b.detach().clone() for n, b in model.named_buffers()}}
+
+
+def rebuilt_states(inputs: tuple, drawn: dict[str, str]) -> list[list[dict]]:
+    """Every rank's state in every run of a check point, rebuilt from its inputs and the draw the
+    job's supervisor made for it (KeyError when the job never asked for that draw)."""
+    spec, change, changer, world, scenario = inputs
+    rng = random.Random(int.from_bytes(bytes.fromhex(drawn[agree_tag(change, changer, world, scenario)]), "big"))
+    return [[module_state(m) for m in models] for models in states_of(spec, change, changer, world, RUNS, rng)]
+
+
+def agreement(verdicts_of: Callable[[list], list[bool]]) -> Callable[[Any, tuple, dict], dict]:
+    """The observation an answer that decides as ``verdicts_of`` gives on a check point's runs."""
+
+    def rule(_found: Any, inputs: tuple, drawn: dict[str, str]) -> dict:
+        runs = rebuilt_states(inputs, drawn)
+        verdicts = " ".join("".join("T" if v else "F" for v in verdicts_of(states)) for states in runs)
+        return {"verdicts": verdicts, "not a bool": [], "changed": []}
+
+    return rule
+
+
+for _name, _verdicts in VERDICT_RULES.items():
+    RULES[f"buckets-ranks-agree/{_name}"] = agreement(_verdicts)
 
 
 def _rule(name: str) -> Given:

@@ -161,7 +161,7 @@ def _values(reference: Any) -> dict:
 
 def _expected(case: Case, known: Key, values: dict | None, inputs: tuple) -> Seen:
     if isinstance(known.reference, Given):
-        return Seen(value=known.reference)
+        return Seen(value=Given(known.reference.rule, inputs))
     if values is not None:
         return Seen(value=Digest(codec.digest(values[inputs[0]])))
     return as_sent(observe_point(case, known.reference, inputs))
@@ -169,7 +169,7 @@ def _expected(case: Case, known: Key, values: dict | None, inputs: tuple) -> See
 
 def _predicted(case: Case, model: Model, inputs: tuple) -> Seen | None:
     if isinstance(model.answer, Given):
-        return Seen(value=model.answer)
+        return Seen(value=Given(model.answer.rule, inputs))
     if case.entry:
         wrong = _values(model.answer)
         return Seen(value=Digest(codec.digest(wrong[inputs[0]]))) if inputs[0] in wrong else None

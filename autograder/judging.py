@@ -20,13 +20,14 @@ What a message says follows the course's rules:
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from autograder.engine import codec
 from autograder.engine.cases import Case, Exercise
 from autograder.engine.observe import CellObservation, Seen
-from autograder.engine.values import AGREE, GIVEN, KINDS, brief, equal
+from autograder.engine.values import AGREE, KINDS, brief, equal
 
 
 @dataclass(frozen=True)
@@ -42,28 +43,48 @@ class Digest:
             return False
 
 
+#: Rules over draws only the grader keeps, by name: ``rule(observation, inputs, draws) -> the
+#: observation a reference (or a model) gives``. Registered by the keys (``answer_key``); the grading
+#: sandbox has none.
+RULES: dict[str, Callable[[Any, tuple, dict[str, str]], Any]] = {}
+
+
 @dataclass(frozen=True)
 class Given:
-    """An expected result (or a model's prediction) that follows from facts only the answer's own
-    run reports: the rule named ``rule`` in :data:`autograder.engine.values.GIVEN` gives it from the
-    observation. For a check whose truth is drawn where no key can see it (inside a rank, after the
-    fork, from ``os.urandom``): the driver reports the grader-owned facts (each rank's parameter
-    bits before the call) beside what the answer returned, and the rule says what the reference
-    (or a model) returns on those facts."""
+    """An expected result (or a model's prediction) that follows from draws the job's supervisor
+    made and kept (:mod:`autograder.engine.secret`): for a check whose truth is drawn where no other
+    process of the job can see it (which rank changed its module, and how), the rule named ``rule``
+    in :data:`RULES` rebuilds it from the check point's ``inputs`` and those ``draws``, and says what
+    the reference (or a model) gives there. Nothing the job reports enters the rule."""
 
     rule: str
+    inputs: tuple = ()
+    draws: tuple[tuple[str, str], ...] = ()
+
+    def bound(self, draws: dict[str, str]) -> Given:
+        """This rule with the draws the grader kept for the run."""
+        return Given(self.rule, self.inputs, tuple(sorted(draws.items())))
 
     def on(self, found: Seen) -> Seen:
-        """The result this rule expects for an observation (unresolved when it cannot tell)."""
+        """The result this rule expects (unresolved when it cannot tell: no draw was kept)."""
         if found.raised is not None or found.unanswered:
             return Seen(value=self)
         try:
-            return Seen(value=GIVEN[self.rule](found.value))
-        except Exception:  # noqa: BLE001 - facts that are not the driver's own resolve to nothing
+            return Seen(value=RULES[self.rule](found.value, self.inputs, dict(self.draws)))
+        except Exception:  # noqa: BLE001 - a run whose draws the grader did not keep resolves to nothing
             return Seen(value=self)
 
     def __repr__(self) -> str:
-        return "<what the facts of your run call for>"
+        return "<what the draws of your run call for>"
+
+
+def _bound(key: CellKey, draws: dict[str, str]) -> CellKey:
+    """A cell's key with its rules bound to the draws the grader kept for the run."""
+    def bind(seen: Seen) -> Seen:
+        return Seen(value=seen.value.bound(draws)) if isinstance(seen.value, Given) else seen
+
+    return {name: CaseKey([PointKey(p.shown, p.measure, bind(p.expected), {m: bind(v) for m, v in p.models.items()})
+                           for p in case.points], case.says) for name, case in key.items()}
 
 
 def resolved(found: Seen, predicted: Seen) -> Seen:
@@ -186,6 +207,7 @@ def _unanswered_lines(exercise: Exercise, hidden: bool, unanswered: list[CaseVer
 def judge_cell(exercise: Exercise, hidden: bool, seen: CellObservation, key: CellKey) -> CellVerdict:
     """Decide every visible (or hidden) check of an exercise from its observations and its key."""
     cases = exercise.selected(hidden)
+    key = _bound(key, seen.draws)
     if seen.missing is not None:
         return CellVerdict(exercise, hidden, [CaseVerdict(c, line="not defined") for c in cases],
                            note=f"`{exercise.answer}` is not defined: run its answer cell ({seen.missing}).")
@@ -347,15 +369,13 @@ def _seen_json(seen: Seen, tensors: list) -> dict:
     if isinstance(seen.value, Digest):
         return {"digest": seen.value.text}
     if isinstance(seen.value, Given):
-        return {"given": seen.value.rule}
+        raise ValueError("a learner's installation judges no check by a rule over the grader's draws")
     return {"value": codec.encode_into(seen.value, tensors), "raised": seen.raised, "unanswered": seen.unanswered}
 
 
 def _seen_from(data: dict, tensors: list) -> Seen:
     if "digest" in data:
         return Seen(value=Digest(data["digest"]))
-    if "given" in data:
-        return Seen(value=Given(str(data["given"])))
     raised = tuple(data["raised"]) if data.get("raised") is not None else None
     return Seen(codec.decode_from(data["value"], tensors, [0]), raised, bool(data.get("unanswered")))
 

@@ -14,7 +14,7 @@ import linecache
 from functools import cache
 from typing import Any
 
-from autograder.engine import gradeid
+from autograder.engine import gradeid, secret
 from autograder.engine.cases import Exercise, lookup
 from autograder.engine.draw import fresh_seed
 from autograder.engine.observe import CellObservation, as_sent, bare_calls, bare_observation, observe_cell, seeds_for
@@ -54,9 +54,10 @@ def observe_here(exercise: Exercise, answer: Any, seeds: dict[str, list[int]]) -
         from autograder.engine.bare import run_here
 
         return bare_observation(run_here(answer_cells(answer), calls), calls)
+    secret.taken()  # draws left by an earlier check are not this one's
     seen = observe_cell(exercise, answer, seeds)
     return CellObservation({name: [as_sent(s) for s in points] for name, points in seen.cases.items()},
-                           seen.missing, seen.rejected, seen.unfinished)
+                           seen.missing, seen.rejected, seen.unfinished, secret.taken())
 
 
 def answer_cells(answer: Any) -> list[str]:

@@ -5,27 +5,29 @@ The distributed exercises run the learner's function on real gloo ranks through
 keys (what each answer should give) are in ``answer_key.buckets``.
 
 ``ranks_agree`` is checked on runs where a rank may have changed its module's state, and whether
-it did is drawn inside that rank, after the fork, from ``os.urandom``: no other rank, and nothing
-the inputs hold, can tell without communicating. The driver takes each rank's state (parameters
-and buffers) before calling the answer and reports it beside the verdicts; the key's rules
-(:data:`autograder.engine.values.GIVEN`, registered below) say what the verdicts must be on those states.
-Every check holds runs where the ranks agree and runs where they do not, so a constant fails it.
+it did, and how, is drawn inside that rank, after the fork (:func:`autograder.engine.secret.draw`:
+when graded, the job's supervisor draws it, hands it to that rank alone and keeps it): no other
+rank, and nothing the inputs hold, can tell without comparing states. The driver reports only
+each rank's verdicts; the key rebuilds every rank's state from the inputs and the supervisor's
+draws (``answer_key.buckets``) and says what the verdicts must be on them. Every check holds runs
+where the ranks agree and runs where they do not, so a constant fails it.
 
 Defined in Chapter 6, "Gradient buckets and flat shards" (notebooks/buckets/buckets.ipynb).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
 import torch
 from torch import nn
 
+from autograder.engine import facts, secret
 from autograder.engine.cases import exercise, selftest
 from autograder.engine.draw import Draw
 from autograder.engine.ranks import RankError, run_on_ranks
-from autograder.engine.values import GIVEN
 
 WORLD_SIZE = 2
 NOT_ANSWERED = "not answered"
@@ -87,13 +89,6 @@ def agree_module(spec: tuple[int, int, int, int, int]) -> nn.Module:
     return model
 
 
-def _secret(count: int) -> int:
-    """A number below ``count`` from the operating system's randomness."""
-    import os
-
-    return int.from_bytes(os.urandom(4), "big") % count
-
-
 #: What a check's changing rank does in other runs, beside its own change. Every check changes a
 #: buffer in some runs: a comparison of the parameters alone misses it. The check whose change keeps
 #: every checksum also swaps two weights in some runs, which keeps the sums only: the same check then
@@ -101,196 +96,146 @@ def _secret(count: int) -> int:
 ALSO = {"running": (), "checksum": ("swap", "running")}
 
 
-def _plan(runs: int, change: str) -> list[str]:
-    """Which runs this rank changes, and how: every option at least once, drawn from os.urandom."""
+def plan(runs: int, change: str, rng: random.Random) -> list[str]:
+    """Which runs the changing rank changes, and how: every option at least once."""
     options = ["none", change, *ALSO.get(change, ("running",))]
     while True:
-        plan = [options[_secret(len(options))] for _ in range(runs)]
-        if set(plan) == set(options):
-            return plan
+        drawn = [options[rng.randrange(len(options))] for _ in range(runs)]
+        if set(drawn) == set(options):
+            return drawn
 
 
-def _change(model: nn.Module, how: str) -> None:
-    """Change the module's state as ``how`` says, where ``os.urandom`` says."""
+def apply_change(model: nn.Module, how: str, rng: random.Random) -> None:
+    """Change the module's state as ``how`` says, where ``rng`` says."""
     weights = [model[0].weight, model[2].weight]
     with torch.no_grad():
         if how == "weight":
-            p = list(model.parameters())[_secret(len(list(model.parameters())))]
-            p.view(-1)[_secret(p.numel())] += 0.25
+            p = list(model.parameters())[rng.randrange(len(list(model.parameters())))]
+            p.view(-1)[rng.randrange(p.numel())] += 0.25
         elif how == "swap":
             pairs = [(w, r, i, j) for w in weights for r in range(w.shape[0]) for i in range(w.shape[1])
                      for j in range(i + 1, w.shape[1]) if w[r, i] != w[r, j]]
             if not pairs:  # every row holds one value: change one instead
-                _change(model, "weight")
+                apply_change(model, "weight", rng)
                 return
-            w, r, i, j = pairs[_secret(len(pairs))]
+            w, r, i, j = pairs[rng.randrange(len(pairs))]
             w[r, i], w[r, j] = w[r, j].clone(), w[r, i].clone()
         elif how == "checksum":
             w = max(weights, key=lambda t: t.numel())
             flat = w.view(-1)
-            start = _secret(flat.numel() - 2)
+            start = rng.randrange(flat.numel() - 2)
             flat[start] += 0.125
             flat[start + 1] -= 0.25
             flat[start + 2] += 0.125
         elif how == "ulp":
-            w = weights[_secret(2)].view(-1)
-            index = _secret(w.numel())
+            w = weights[rng.randrange(2)].view(-1)
+            index = rng.randrange(w.numel())
             w[index] = torch.nextafter(w[index], torch.tensor(float("inf")))
         elif how == "running":
             mean = model[1].running_mean
-            mean[_secret(mean.numel())] += 0.125
+            mean[rng.randrange(mean.numel())] += 0.125
         elif how == "counter":
             model[1].num_batches_tracked += 1
         elif how != "none":
             raise ValueError(how)
 
 
-def module_state(model: nn.Module) -> dict[str, dict[str, torch.Tensor]]:
-    """A copy of a module's state: its parameters' and its buffers' values, by name."""
-    return {"parameters": {n: p.detach().clone() for n, p in model.named_parameters()},
-            "buffers": {n: b.detach().clone() for n, b in model.named_buffers()}}
+def changer_draw(tag: str) -> random.Random:
+    """The changing rank's own generator, from the draw no other rank sees."""
+    return random.Random(int.from_bytes(secret.draw(tag), "big"))
 
 
-def _same_state(a: dict, b: dict) -> bool:
-    return all(a[part].keys() == b[part].keys() and all(
-        x.dtype == y.dtype and x.shape == y.shape and torch.equal(x, y) for x, y in
-        zip(a[part].values(), b[part].values(), strict=True)) for part in ("parameters", "buffers"))
+def states_of(spec: tuple, change: str, changer: int, world: int, runs: int,
+              rng: random.Random) -> list[list[nn.Module]]:
+    """Every rank's module in every run, as the ranks build and change them (the changer's changes
+    drawn from ``rng``, as the changing rank draws them): what the key rebuilds from the draws."""
+    drawn = plan(runs, change, rng)
+    modules = []
+    for how in drawn:
+        models = [agree_module(spec) for _ in range(world)]
+        apply_change(models[changer], how, rng)
+        modules.append(models)
+    return modules
 
 
-def _agree_worker(answer: Callable, spec: tuple, change: str, changer: int, runs: int, *,
-                  _plan: Callable = _plan, _module: Callable = agree_module, _change: Callable = _change,
-                  _state: Callable = module_state, _same: Callable = _same_state) -> Any:
-    """One rank's runs. Its helpers are bound when this module is imported: rebinding the module's
-    names afterwards (from a notebook cell) changes nothing here."""
+def _state(model: nn.Module) -> list[torch.Tensor]:
+    with facts.untouched():
+        return [facts.clone(facts.detach(t)) for t in [*model.parameters(), *model.buffers()]]
+
+
+def _agree_worker(answer: Callable, spec: tuple, change: str, changer: int, runs: int, tag: str) -> Any:
+    """One rank's runs: the changing rank draws which runs it changes and how (from a draw of its
+    own), calls the answer on its module, and reports the verdicts, and whether the answer changed
+    the module it was asked about."""
     import torch.distributed as dist
 
-    plan = _plan(runs, change) if dist.get_rank() == changer else ["none"] * runs
+    rng = changer_draw(tag) if dist.get_rank() == changer else None
+    drawn = plan(runs, change, rng) if rng is not None else ["none"] * runs
     found = []
-    for how in plan:
-        model = _module(spec)
-        _change(model, how)
+    for how in drawn:
+        model = agree_module(spec)
+        if rng is not None:
+            apply_change(model, how, rng)
         held = [*model.parameters(), *model.buffers()]
         before = _state(model)
         try:
             verdict = answer(model)
         except NotImplementedError:
             return NOT_ANSWERED
-        now = [*model.parameters(), *model.buffers()]
-        kept = len(now) == len(held) and all(a is b for a, b in zip(now, held, strict=True))
+        with facts.untouched():
+            now = [*model.parameters(), *model.buffers()]
+            kept = len(now) == len(held) and all(a is b for a, b in zip(now, held, strict=True)) and all(
+                facts.is_parameter_or_tensor(a) and facts.shape(a) == facts.shape(b) and facts.equal(a, b)
+                for a, b in zip(now, before, strict=True))
         letter = ("T" if verdict else "F") if type(verdict) is bool else "?"
         kind = None if type(verdict) is bool else f"{type(verdict).__module__}.{type(verdict).__qualname__}"
-        found.append((letter, kind, not (kept and _same(before, _state(model))), before))
-    return found
+        found.append((letter, kind, not kept))
+    return found, secret.taken()
 
 
-def observe_agreement(answer: Callable, spec: tuple, change: str, changer: int, world_size: int, *,
+def agree_tag(change: str, changer: int, world: int, scenario: int) -> str:
+    """The name of a check point's draw: unique in a job."""
+    return f"buckets-ranks-agree/{change}/{changer}/{world}/{scenario}"
+
+
+def observe_agreement(answer: Callable, spec: tuple, change: str, changer: int, world_size: int, scenario: int, *,
                       runs: int = RUNS, _run: Callable = run_answer_on_ranks,
                       _worker: Callable = _agree_worker) -> dict[str, Any]:
     """``ranks_agree(module)`` on every rank of a real process group, in several runs.
 
     Reports, per run, each rank's verdict (``T``, ``F``, or ``?`` for anything but a bool), the
-    kinds of non-bool results, the (run, rank) pairs whose module the answer changed, and each
-    rank's state (parameters and buffers) as it was when ``ranks_agree`` was called.
+    kinds of non-bool results, and the (run, rank) pairs whose module the answer changed.
     """
-    per_rank = _run(_worker, answer, spec, change, changer, runs, world_size=world_size)
+    per_rank = _run(_worker, answer, spec, change, changer, runs, agree_tag(change, changer, world_size, scenario),
+                    world_size=world_size)
+    secret.keep({tag: value for _found, drawn in per_rank for tag, value in drawn.items()})
+    per_rank = [found for found, _drawn in per_rank]
     verdicts = " ".join("".join(per_rank[r][run][0] for r in range(world_size)) for run in range(runs))
     kinds = sorted({per_rank[r][run][1] for r in range(world_size) for run in range(runs)} - {None})
     changed = [[run, r] for run in range(runs) for r in range(world_size) if per_rank[r][run][2]]
-    states = [[per_rank[r][run][3] for r in range(world_size)] for run in range(runs)]
-    return {"verdicts": verdicts, "not a bool": kinds, "changed": changed, "states": states}
-
-
-# The rules: what ranks_agree must return (and what each catalogued mistake returns) on the
-# states the runs report. Each one checks the facts are the driver's own: every rank's state in
-# every run, runs where the states agree and runs where they do not.
-def _tensors(state: dict, part: str | None = None) -> list[torch.Tensor]:
-    parts = ("parameters", "buffers") if part is None else (part,)
-    found = [t for p in parts for t in state[p].values()]
-    if not all(type(t) is torch.Tensor for t in found):
-        raise TypeError("a state holds tensors")
-    return found
-
-
-def _equal(a: dict, b: dict, part: str | None = None) -> bool:
-    parts = ("parameters", "buffers") if part is None else (part,)
-    return all(a[p].keys() == b[p].keys() for p in parts) and all(
-        x.dtype == y.dtype and x.shape == y.shape and bool(torch.equal(x, y))
-        for x, y in zip(_tensors(a, part), _tensors(b, part), strict=True))
-
-
-def _by(measure: Callable[[torch.Tensor], Any]) -> Callable[[dict, dict], bool]:
-    """Two states compared through one summary per tensor."""
-    def same(a: dict, b: dict) -> bool:
-        return all(bool(torch.equal(measure(x), measure(y))) for x, y in
-                   zip(_tensors(a), _tensors(b), strict=True))
-
-    return same
-
-
-def _checksum(t: torch.Tensor) -> torch.Tensor:
-    values = t.reshape(-1).double()
-    return torch.stack([values.sum(), (values * torch.arange(1, values.numel() + 1, dtype=torch.float64)).sum()])
-
-
-def _close(a: dict, b: dict) -> bool:
-    return all(bool(torch.allclose(x, y)) if x.is_floating_point() else bool(torch.equal(x, y))
-               for x, y in zip(_tensors(a), _tensors(b), strict=True))
-
-
-def _everyone(same: Callable[[dict, dict], bool]) -> Callable[[list], list[bool]]:
-    """Every rank says whether every rank's state is the same as rank 0's."""
-    return lambda states: [all(same(states[0], s) for s in states[1:])] * len(states)
-
-
-VERDICT_RULES: dict[str, Callable[[list], list[bool]]] = {
-    "reference": _everyone(_equal),
-    "sums": _everyone(_by(lambda t: t.sum())),
-    "checksums": _everyone(_by(_checksum)),
-    "allclose": _everyone(_close),
-    "parameters-only": _everyone(lambda a, b: _equal(a, b, "parameters")),
-    "local-verdict": lambda states: [_equal(states[0], s) for s in states],
-    "first-two-ranks": lambda states: [_equal(states[0], states[1])] * len(states),
-}
-
-
-def agreement_rule(verdicts_of: Callable[[list], list[bool]]) -> Callable[[Any], dict]:
-    """The observation an answer that decides as ``verdicts_of`` gives on the reported states."""
-
-    def rule(found: Any) -> dict:
-        runs = found["states"]
-        if type(runs) is not list or not runs or len({len(states) for states in runs}) != 1 or len(runs[0]) < 2:
-            raise ValueError("not the driver's report")
-        truths = {_equal(states[0], s) for states in runs for s in states[1:]}
-        per_run = [all(_equal(states[0], s) for s in states[1:]) for states in runs]
-        if truths != {True, False} or set(per_run) != {True, False}:
-            raise ValueError("every check holds runs where the ranks agree and runs where they do not")
-        verdicts = " ".join("".join("T" if v else "F" for v in verdicts_of(states)) for states in runs)
-        return {"verdicts": verdicts, "not a bool": [], "changed": [], "states": runs}
-
-    return rule
-
-
-for _name, _verdicts in VERDICT_RULES.items():
-    GIVEN[f"buckets-ranks-agree/{_name}"] = agreement_rule(_verdicts)
+    return {"verdicts": verdicts, "not a bool": kinds, "changed": changed}
 
 
 def _show_agreement(inputs: tuple) -> str:
-    (into, hidden, out, _seed, _count), change, changer, world, *_ = inputs
+    (into, hidden, out, _seed, _count), change, changer, world, _scenario = inputs
     also = "".join(f", in some it {CHANGES[other]}" for other in ALSO.get(change, ("running",)))
     return (f"Linear({into}, {hidden}) → BatchNorm1d({hidden}) → Linear({hidden}, {out}) on {world} ranks, "
             f"{RUNS} runs: in some runs rank {changer} {CHANGES[change]}{also}, in the others nothing")
 
 
 def _agree_inputs(change: str, changer: int = 1, world: int = 2) -> Callable[[Draw], tuple]:
-    return lambda draw: (agree_spec(draw), change, changer, world)
+    return lambda draw: (agree_spec(draw), change, changer, world, draw.integer(0, 2**62))
 
 
 agree = exercise("buckets-ranks-agree", "ranks_agree", call=observe_agreement, returns="observation",
                  show=_show_agreement)
 AGREE_CASES = {
-    # name: (change, changer, world size, hidden, points)
-    "swap": ("swap", 1, 2, False, 1),
-    "running-mean": ("running", 1, 2, False, 1),
+    # name: (change, changer, world size, hidden, points); a visible check takes the form of the
+    # results only: the truth of a run is the supervisor's draw, which a learner's kernel cannot judge by.
+    "swap": ("swap", 1, 2, False, 0),
+    "running-mean": ("running", 1, 2, False, 0),
+    "swap-judged": ("swap", 1, 2, True, 1),
+    "running-mean-judged": ("running", 1, 2, True, 1),
     "one-ulp": ("ulp", 1, 2, True, 1),
     "checksum-kept": ("checksum", 1, 2, True, 1),
     "counter": ("counter", 1, 2, True, 1),
@@ -298,7 +243,7 @@ AGREE_CASES = {
 }
 for _name, (_change_of, _changer, _world, _hidden, _points) in AGREE_CASES.items():
     agree.case(_name, "ranks_agree(module) on every rank", _agree_inputs(_change_of, _changer, _world),
-               hidden=_hidden, points=_points)
+               hidden=_hidden, points=_points, form=None if _hidden else "observation")
 
 
 # --------------------------------------------------------------------------- buckets-safe-logging

@@ -21,10 +21,11 @@ import torch
 from torch.utils._python_dispatch import _disable_current_modes
 
 __all__ = ["TENSOR", "add_", "clone", "copy_", "data_ptr", "detach", "dtype", "equal", "grad", "grad_fn",
-           "is_contiguous", "is_leaf", "is_tensor", "no_grad", "requires_grad", "requires_grad_", "set_grad", "shape",
+           "is_contiguous", "is_leaf", "is_parameter_or_tensor", "is_tensor", "no_grad", "requires_grad", "requires_grad_", "set_grad", "shape",
            "storage_nbytes", "storage_of", "stride", "untouched", "version"]
 
 TENSOR = torch.Tensor
+_PARAMETER = torch.nn.Parameter
 _DisableTorchFunction = torch._C.DisableTorchFunction
 _no_grad = torch.no_grad
 
@@ -54,6 +55,11 @@ _storage_nbytes = torch.UntypedStorage.nbytes
 def is_tensor(value: Any) -> bool:
     """Exactly a ``torch.Tensor``: no subclass, whose methods could answer for it."""
     return type(value) is TENSOR
+
+
+def is_parameter_or_tensor(value: Any) -> bool:
+    """Exactly a ``torch.Tensor`` or torch's own ``nn.Parameter``."""
+    return type(value) in (TENSOR, _PARAMETER)
 
 
 @contextmanager

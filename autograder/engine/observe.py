@@ -39,12 +39,15 @@ class CellObservation:
         missing: Set when the answer is not defined (the NameError's text).
         rejected: Set when the whole-answer check refused the answer (its message).
         unfinished: Set when the checks did not finish (why).
+        draws: The draws of :mod:`autograder.engine.secret` made while the checks ran, by tag: kept
+            by the job's supervisor when graded (never read from what the job reports).
     """
 
     cases: dict[str, list[Seen]] = field(default_factory=dict)
     missing: str | None = None
     rejected: str | None = None
     unfinished: str | None = None
+    draws: dict[str, str] = field(default_factory=dict)
 
 
 def observe_point(case: Case, answer: Any, inputs: tuple) -> Seen:

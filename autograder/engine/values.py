@@ -12,7 +12,7 @@ from typing import Any
 
 from autograder.engine.codec import short_repr, type_name
 
-__all__ = ["AGREE", "GIVEN", "KINDS", "brief", "close", "measure", "short_repr", "show_inputs", "type_name"]
+__all__ = ["AGREE", "KINDS", "brief", "close", "measure", "short_repr", "show_inputs", "type_name"]
 
 
 def _is_int_tuple(value: Any) -> bool:
@@ -95,12 +95,6 @@ def loose(found: Any, expected: Any) -> bool:
 
 #: Agreements by name: a case names one (``agree=``); chapters may add their own.
 AGREE: dict[str, Callable[[Any, Any], bool]] = {"eq": equal, "close": close, "loose": loose}
-
-#: Rules over reported facts, by name: ``rule(observation) -> the observation a reference (or a
-#: model) gives on those facts``, for checks whose truth is drawn where no key can see it (see
-#: ``autograder.judging.Given``). A rule raises when the facts are not what its driver reports.
-GIVEN: dict[str, Callable[[Any], Any]] = {}
-
 
 # ------------------------------------------------------------------------------- rendering
 def brief(value: Any, limit: int = 100) -> str:

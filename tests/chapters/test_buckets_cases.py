@@ -1,11 +1,12 @@
 """Chapter 6's checks: the rules of ``buckets-ranks-agree`` give what the answers they stand for
-report on real ranks, every check holds runs that agree and runs that do not, the key agrees with
-torch, the page does not answer its own exercises, and the catalogue's answers get the verdicts
-they should (in process, the distributed checks on real ranks)."""
+report on real ranks, from the draws alone; every check holds runs that agree and runs that do not;
+the key agrees with torch; the page does not answer its own exercises; and the catalogue's answers
+get the verdicts they should (in process, the distributed checks on real ranks)."""
 
 from __future__ import annotations
 
 import itertools
+import random
 import sys
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import torch
 import torch.nn.functional as F
 
 import autograder.chapters.buckets as buckets
-from answer_key.buckets import AGREE_ANSWERS, MAX_NORM, ranks_facts
+from answer_key.buckets import AGREE_ANSWERS, MAX_NORM, VERDICT_RULES, checksum, module_state, ranks_facts
 from autograder.chapters.buckets import (
     AGREE_CASES,
     CHANGES,
@@ -23,16 +24,17 @@ from autograder.chapters.buckets import (
     SELFTEST_FEATURES,
     SELFTEST_LAYERS,
     SELFTEST_SHARDED,
-    VERDICT_RULES,
     agree_module,
     agree_spec,
+    apply_change,
     logging_batch,
     logging_model,
-    module_state,
     observe_agreement,
 )
+from autograder.engine import secret
 from autograder.engine.draw import Draw
-from autograder.engine.values import GIVEN
+from autograder.engine.observe import Seen
+from autograder.judging import RULES, Given
 from tests.cases import ChapterCases
 
 NOTEBOOK = Path(__file__).parents[2] / "notebooks" / "buckets" / "buckets.ipynb"
@@ -92,17 +94,26 @@ def _answer(source: str):
     return names["ranks_agree"]
 
 
+def _observed(rule: str, inputs: tuple) -> tuple[dict, dict]:
+    """What the answer a rule stands for reports on real ranks, and the draws made for it."""
+    secret.taken()
+    found = observe_agreement(_answer(AGREE_ANSWERS[rule]), *inputs)
+    return found, secret.taken()
+
+
 @pytest.mark.parametrize("rule", [r for r in VERDICT_RULES if r not in ("first-two-ranks", "local-verdict")])
 def test_each_rule_gives_what_its_answer_reports_on_real_ranks(rule):
-    for change in ("swap", "ulp", "checksum"):
-        found = observe_agreement(_answer(AGREE_ANSWERS[rule]), agree_spec(Draw(5)), change, 1, 2)
-        assert _same(GIVEN[f"buckets-ranks-agree/{rule}"](found), found), (rule, change)
+    for scenario, change in enumerate(("swap", "ulp", "checksum")):
+        inputs = (agree_spec(Draw(5)), change, 1, 2, scenario)
+        found, drawn = _observed(rule, inputs)
+        assert _same(RULES[f"buckets-ranks-agree/{rule}"](found, inputs, drawn), found), (rule, change)
 
 
 @pytest.mark.parametrize("rule", ["reference", "first-two-ranks", "local-verdict"])
 def test_the_rules_that_tell_ranks_apart_hold_on_three_ranks(rule):
-    found = observe_agreement(_answer(AGREE_ANSWERS[rule]), agree_spec(Draw(6)), "weight", 2, 3)
-    assert _same(GIVEN[f"buckets-ranks-agree/{rule}"](found), found), rule
+    inputs = (agree_spec(Draw(6)), "weight", 2, 3, 7)
+    found, drawn = _observed(rule, inputs)
+    assert _same(RULES[f"buckets-ranks-agree/{rule}"](found, inputs, drawn), found), rule
 
 
 def _same(a: dict, b: dict) -> bool:
@@ -111,17 +122,21 @@ def _same(a: dict, b: dict) -> bool:
     return equal(a, b)
 
 
-def test_a_report_without_both_outcomes_resolves_to_nothing():
-    state = module_state(agree_module(agree_spec(Draw(1))))
-    forged = {"verdicts": "TT TT", "not a bool": [], "changed": [], "states": [[state, state], [state, state]]}
-    with pytest.raises(ValueError, match="agree and runs where they do not"):
-        GIVEN["buckets-ranks-agree/reference"](forged)
+def test_a_run_whose_draw_the_grader_did_not_keep_resolves_to_nothing():
+    """A job that draws for itself (its own os.urandom, not the supervisor's) reports verdicts the
+    grader has no truth for: the rule resolves to nothing, and nothing agrees with it."""
+    inputs = (agree_spec(Draw(1)), "swap", 1, 2, 3)
+    found = {"verdicts": "TT FF", "not a bool": [], "changed": []}
+    rule = Given("buckets-ranks-agree/reference", inputs).bound({})
+    assert isinstance(rule.on(Seen(value=found)).value, Given)
+    drawn = {"buckets-ranks-agree/swap/1/2/3": "00" * 16}
+    assert isinstance(Given("buckets-ranks-agree/reference", inputs).bound(drawn).on(Seen(value=found)).value, dict)
 
 
 def test_every_plan_changes_a_buffer_and_leaves_some_runs_alone():
     for change in CHANGES:
-        for _ in range(50):
-            plan = buckets._plan(buckets.RUNS, change)
+        for seed in range(50):
+            plan = buckets.plan(buckets.RUNS, change, random.Random(seed))
             assert "none" in plan and "running" in plan and change in plan
             assert set(plan) == {"none", change, *buckets.ALSO.get(change, ("running",))}
 
@@ -136,19 +151,18 @@ def test_each_cell_tells_every_catalogued_mistake_from_the_others_on_any_plan():
         for rank in range(world):
             model = agree_module(spec)
             if rank == changer:
-                buckets._change(model, change)
+                apply_change(model, change, random.Random(seed))
             states.append(module_state(model))
         return {rule: tuple(decide(states)) for rule, decide in VERDICT_RULES.items()}
 
-    for hidden in (False, True):
-        options = {(option, changer, world) for change, changer, world, h, _ in AGREE_CASES.values() if h == hidden
-                   for option in ["none", change, *buckets.ALSO.get(change, ("running",))]}
-        found = {option: [verdicts(*option, seed) for seed in range(20)] for option in options}
-        mistakes = [rule for rule in VERDICT_RULES if rule != "reference" and any(
-            v[rule] != v["reference"] for runs in found.values() for v in runs)]
-        for mistake, other in itertools.permutations(mistakes, 2):
-            assert any(all(v[mistake] != v[other] for v in runs) for runs in found.values()), \
-                (hidden, mistake, other)
+    # The visible cell takes the form of the results only; the hidden cell judges and names.
+    options = {(option, changer, world) for change, changer, world, hidden, _ in AGREE_CASES.values() if hidden
+               for option in ["none", change, *buckets.ALSO.get(change, ("running",))]}
+    found = {option: [verdicts(*option, seed) for seed in range(20)] for option in options}
+    mistakes = [rule for rule in VERDICT_RULES if rule != "reference" and any(
+        v[rule] != v["reference"] for runs in found.values() for v in runs)]
+    for mistake, other in itertools.permutations(mistakes, 2):
+        assert any(all(v[mistake] != v[other] for v in runs) for runs in found.values()), (mistake, other)
 
 
 def test_each_change_differs_bitwise_and_keeps_what_it_claims_to_keep():
@@ -156,18 +170,16 @@ def test_each_change_differs_bitwise_and_keeps_what_it_claims_to_keep():
         return [t.sum() for part in state.values() for t in part.values()]
 
     def checksums(state):
-        from autograder.chapters.buckets import _checksum
-
-        return [_checksum(t) for part in state.values() for t in part.values()]
+        return [checksum(t) for part in state.values() for t in part.values()]
 
     for seed in range(30):
         spec = agree_spec(Draw(seed))
         base = module_state(agree_module(spec))
         for change in CHANGES:
             model = agree_module(spec)
-            buckets._change(model, change)
+            apply_change(model, change, random.Random(seed))
             changed = module_state(model)
-            assert not buckets._same_state(base, changed), (seed, change)
+            assert not VERDICT_RULES["reference"]([base, changed])[0], (seed, change)
             if change in ("swap", "checksum"):
                 assert all(torch.equal(a, b) for a, b in zip(sums(base), sums(changed), strict=True))
             if change == "checksum":
@@ -229,26 +241,34 @@ def test_the_page_does_not_answer_its_exercises():
     assert "buffers" not in cells["buckets-setup"]
 
 
-def test_a_key_given_by_a_rule_ships_as_data_and_judges_on_the_reported_facts():
+def test_a_learners_installation_judges_no_run_and_the_grader_judges_from_its_draws():
+    """The visible checks take the form of the results only (a learner's kit holds no rule and no
+    draw); the hidden ones judge each run from the states the grader rebuilds from its inputs and
+    the draw its supervisor kept."""
+    from answer_key.buckets import rebuilt_states
     from answer_key.keys import cell_key
     from autograder.engine.cases import lookup
-    from autograder.engine.observe import Seen
-    from autograder.judging import Given, agrees, keys_from_json, keys_to_json
+    from autograder.judging import agrees, keys_from_json, keys_to_json
 
     exercise = lookup("buckets-ranks-agree")
-    key = cell_key(exercise, False, None)
-    shipped = keys_from_json(keys_to_json({"buckets-ranks-agree": key}))["buckets-ranks-agree"]
-    point = shipped["swap"].points[0]
-    assert point.expected.value == Given("buckets-ranks-agree/reference")
+    shipped = keys_from_json(keys_to_json({"buckets-ranks-agree": cell_key(exercise, False, None)}))
+    assert all(p.expected == Seen() and not p.models for case in shipped["buckets-ranks-agree"].values()
+               for p in case.points)
+    point = cell_key(exercise, True, 11)["checksum-kept"].points[0]
     assert set(point.models) == {"sums", "checksums", "allclose", "parameters-only", "local-verdict",
                                  "first-two-ranks"}
-    spec = agree_spec(Draw(2))
-    same, changed = module_state(agree_module(spec)), agree_module(spec)
-    buckets._change(changed, "swap")
-    states = [[same, same], [same, module_state(changed)]]
-    case = next(c for c in exercise.cases if c.name == "swap")
-    right = {"verdicts": "TT FF", "not a bool": [], "changed": [], "states": states}
-    assert agrees(case, Seen(value=right), point.expected)
-    assert not agrees(case, Seen(value={**right, "verdicts": "TT TT"}), point.expected)
-    assert agrees(case, Seen(value={**right, "verdicts": "TT TT"}), point.models["sums"])
-    assert not agrees(case, Seen(raised=("RankError", "rank 0 raised")), point.expected)
+    spec, change, changer, world, scenario = point.expected.value.inputs
+    drawn = {buckets.agree_tag(change, changer, world, scenario): "5a" * 16}
+    runs = rebuilt_states(point.expected.value.inputs, drawn)
+
+    def observed(rule: str) -> Seen:
+        verdicts = " ".join("".join("T" if v else "F" for v in VERDICT_RULES[rule](states)) for states in runs)
+        return Seen(value={"verdicts": verdicts, "not a bool": [], "changed": []})
+
+    case = next(c for c in exercise.cases if c.name == "checksum-kept")
+    expected = point.expected.value.bound(drawn)
+    assert agrees(case, observed("reference"), Seen(value=expected))
+    assert not agrees(case, observed("checksums"), Seen(value=expected))
+    assert agrees(case, observed("checksums"), Seen(value=point.models["checksums"].value.bound(drawn)))
+    assert not agrees(case, observed("reference"), Seen(value=point.expected.value.bound({})))  # no draw, no truth
+    assert not agrees(case, Seen(raised=("RankError", "rank 0 raised")), Seen(value=expected))

@@ -20,6 +20,12 @@ probe whose line never came scores zero; and the end of a plan is the supervisor
 not a line the job writes. What a probe reports about the answer is still the answer's word: a
 grade rests on comparing it with expectations the job cannot learn (``ARCHITECTURE.md``).
 
+While a probe is open, a process of the job may ask for a *secret* (``{"secret": tag}``, with the
+write end of a pipe for the answer): random bytes the supervisor draws, hands to that process alone
+and keeps, once per tag. A check whose truth must be drawn where no other process of the job can
+see it (which rank changed its module, and how) draws it so: the grader judges against what the
+supervisor kept, never against what the job says it drew.
+
 The job's half (:func:`send`, :func:`open_channel`, :func:`write_report`) uses the standard library
 only: a bare interpreter, which has nothing else, runs it from this file's source.
 """
@@ -33,7 +39,7 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["BARE", "Gate", "open_channel", "send", "write_report"]
+__all__ = ["BARE", "Gate", "open_channel", "secret", "send", "write_report"]
 
 #: The one probe of a bare job: every call of its checks, reported in one line.
 BARE = "bare"
@@ -84,6 +90,22 @@ def _receive(sock: socket.socket) -> tuple[dict, list[int]]:
     return json.loads(body), fds
 
 
+def secret(control: int, tag: str) -> str:
+    """Random bytes (as hex) the supervisor draws for ``tag`` and keeps; only this process reads them."""
+    read, write = os.pipe()
+    try:
+        message = (json.dumps({"secret": tag}) + "\n").encode()
+        with socket.socket(fileno=os.dup(control)) as sock:
+            sock.sendmsg([message], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, struct.pack("i", write))])
+    finally:
+        os.close(write)
+    data = b""
+    while chunk := os.read(read, 256):
+        data += chunk
+    os.close(read)
+    return data.decode()
+
+
 def write_report(channel: int, line: dict) -> None:
     """Write a probe's one report line on its pipe and close it."""
     data = (json.dumps(line) + "\n").encode()
@@ -123,8 +145,11 @@ class Gate:
     violation: str = ""
     position: int = 0
     opened: Opened | None = None
+    secrets: dict[str, dict[str, str]] = field(default_factory=dict)
     _buffer: bytearray = field(default_factory=bytearray)
     _waiting: list[dict] = field(default_factory=list)
+    _fds: list[int] = field(default_factory=list)
+    _drawn: set[str] = field(default_factory=set)
 
     @classmethod
     def of(cls, plan: Any, pieces: dict[str, str], probe_seconds: float) -> Gate:
@@ -145,9 +170,10 @@ class Gate:
             self.violation = why
 
     # -------------------------------------------------------------------------- control
-    def control_data(self, chunk: bytes, open_pipe) -> None:
-        """Bytes the job sent on its control socket; ``open_pipe(key, piece)`` opens a probe's pipe
-        and returns its read end."""
+    def control_data(self, chunk: bytes, open_pipe, fds: list[int] = ()) -> None:
+        """Bytes the job sent on its control socket, and the descriptors that came with them (a
+        secret's reply pipe); ``open_pipe(key, piece)`` opens a probe's pipe and returns its read end."""
+        self._fds += fds
         self._buffer += chunk
         if len(self._buffer) > MAX_MESSAGE:
             self._stop("sent a message larger than the grader reads")
@@ -163,8 +189,43 @@ class Gate:
             if type(message) is not dict:
                 self._stop("wrote something other than the runner's messages on the grader's channel")
                 return
-            self._waiting.append(message)
+            if "secret" in message:
+                self._draw(message)
+            else:
+                self._waiting.append(message)
         self._advance(open_pipe)
+        if self._fds and not self.violation:
+            self._stop("sent the grader a descriptor it did not ask for")
+        if self.violation:
+            self.close_fds()
+
+    def _draw(self, message: dict) -> None:
+        """Draw a secret for the open probe and hand it over on the pipe that came with the request."""
+        tag = message.get("secret")
+        if not self._fds:
+            self._stop("asked for a secret without a pipe to receive it")
+            return
+        reply = self._fds.pop(0)
+        try:
+            if self.opened is None or len(message) != 1 or type(tag) is not str or len(tag) > 200:
+                self._stop("asked for a secret out of turn")
+            elif tag in self._drawn:
+                self._stop(f"asked for the secret {tag!r} twice")
+            else:
+                self._drawn.add(tag)
+                value = os.urandom(16).hex()
+                self.secrets.setdefault(self.opened.key, {})[tag] = value
+                try:
+                    os.write(reply, value.encode())
+                except OSError:
+                    pass  # the asker is gone; the secret is kept all the same
+        finally:
+            os.close(reply)
+
+    def close_fds(self) -> None:
+        """Close every descriptor the job sent that no request took."""
+        while self._fds:
+            os.close(self._fds.pop())
 
     def _advance(self, open_pipe) -> None:
         """Take the waiting messages in turn while no probe's pipe is open."""

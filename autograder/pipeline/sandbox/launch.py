@@ -14,6 +14,7 @@ import os
 import select
 import signal
 import socket
+import struct
 import time
 from collections.abc import Callable
 
@@ -23,6 +24,8 @@ from autograder.pipeline.sandbox import confine, gate, jail, runner, wire
 # process ended (held by something it started).
 CHUNK = 1 << 16
 GRACE = 0.5
+# Descriptors read with one message at most (a secret's request carries one).
+MAX_FDS = 16
 
 
 def run(job: wire.Job, uid: int, gid: int, jail_root: str, pieces: Callable[[], dict[str, str]]) -> wire.JobResult:
@@ -67,7 +70,8 @@ def _supervise(pid: int, uid: int, trusted: gate.Gate, control: socket.socket, o
     if trusted.violation:
         reason = f"stopped: the submission {trusted.violation}"
     return wire.JobResult(_describe(status), reason, round(time.monotonic() - started, 3), killed,
-                          wire.report_text(trusted.lines, trusted.finished), violation=trusted.violation)
+                          wire.report_text(trusted.lines, trusted.finished), violation=trusted.violation,
+                          secrets=trusted.secrets)
 
 
 def watch(pid: int, trusted: gate.Gate, control: socket.socket, output_r: int,
@@ -110,9 +114,9 @@ def watch(pid: int, trusted: gate.Gate, control: socket.socket, output_r: int,
                 if not chunk:
                     readers.discard(fd)
             elif fd == control.fileno():
-                chunk = control.recv(CHUNK)
+                chunk, fds = _received(control)
                 if chunk:
-                    trusted.control_data(chunk, open_pipe)
+                    trusted.control_data(chunk, open_pipe, fds)
                 else:
                     readers.discard(fd)
         if output_size > limits.flood:
@@ -120,7 +124,18 @@ def watch(pid: int, trusted: gate.Gate, control: socket.socket, output_r: int,
             break
     if trusted.opened is not None:
         trusted.pipe_closed(open_pipe, overran=bool(reason))
+    trusted.close_fds()
     return status, reason
+
+
+def _received(control: socket.socket) -> tuple[bytes, list[int]]:
+    """What the job sent on its control socket, and the descriptors that came with it."""
+    data, ancillary, _flags, _ = control.recvmsg(CHUNK, socket.CMSG_SPACE(4 * MAX_FDS), socket.MSG_CMSG_CLOEXEC)
+    fds = []
+    for level, kind, payload in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds += list(struct.unpack(f"{len(payload) // 4}i", payload[: len(payload) // 4 * 4]))
+    return data, fds
 
 
 def _describe(status: int | None) -> str:

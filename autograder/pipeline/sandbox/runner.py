@@ -33,7 +33,7 @@ import time
 import traceback
 from typing import Any, NoReturn
 
-from autograder.engine import bare, trials
+from autograder.engine import bare, secret, trials
 from autograder.pipeline.sandbox import confine, gate, jail, wire
 
 
@@ -120,6 +120,7 @@ def _exec_bare(job: wire.Job) -> NoReturn:
 
 def run_plan(plan: wire.Plan, control: int) -> None:
     """Run every step of a plan, reporting as it goes."""
+    secret.supervised_by(control)
     shell = notebook_shell()
     probes: list[wire.ProbeStep | wire.TrialStep] = []
     for number, step in enumerate([*plan.steps, None], start=plan.first_number):

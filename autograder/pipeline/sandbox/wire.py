@@ -225,7 +225,8 @@ class JobResult:
     ``prefix`` says how the chapter's prefix was used: empty when none was offered, ``"forked"``
     when the job started from the prefix's state, otherwise why it ran from the top. ``violation``
     says why the job was stopped for writing out of turn on the grader's channel: such a job
-    scores nothing.
+    scores nothing. ``secrets`` are the draws the supervisor made for the job's probes (by probe,
+    by tag), which the grader judges with.
     """
 
     status: str
@@ -235,6 +236,7 @@ class JobResult:
     report: str = ""
     prefix: str = ""
     violation: str = ""
+    secrets: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def to_line(self, number: int) -> str:
         return json.dumps({"job": number, **asdict(self)}) + "\n"
@@ -244,7 +246,14 @@ class JobResult:
         data = json.loads(line)
         return cls(str(data.get("status", "")), str(data.get("reason", "")), float(data.get("seconds", 0.0)),
                    int(data.get("killed", 0)), str(data.get("report", "")), str(data.get("prefix", "")),
-                   str(data.get("violation", "")))
+                   str(data.get("violation", "")), _secrets(data.get("secrets")))
+
+
+def _secrets(data: Any) -> dict[str, dict[str, str]]:
+    if type(data) is not dict:
+        return {}
+    return {str(probe): {str(tag): str(value) for tag, value in drawn.items()}
+            for probe, drawn in data.items() if type(drawn) is dict}
 
 
 @dataclass(frozen=True)
