@@ -105,7 +105,8 @@ class CourseProgress(Directive):
             time = f" — {estimate(minutes)}" if minutes else ""
             rows.append(
                 f'<li data-page="{_escape(entry["page"])}"><a href="{prefix}{_escape(entry["page"])}.html">'
-                f'{_escape(entry["title"])}</a>{time} — <span class="course-progress-state">not marked</span></li>'
+                f'{_escape(entry["title"].replace("`", ""))}</a>{time} — '
+                '<span class="course-progress-state">not marked</span></li>'
             )
         html = (
             '<div class="course-progress">'
