@@ -29,7 +29,8 @@ c.Execute.timeout = 120
 # The student edition reads in JupyterLab as the site does: jupyterlab-myst renders tabs, dropdowns
 # and admonitions; cross-references and glued figures, which only the site has, are written out in
 # plain Markdown before the checksums (autograder/pipeline/site/lab_markdown.py). A hidden test cell,
-# its tests removed, keeps its docstring as a comment, so it prints nothing.
+# its tests removed, keeps its docstring as a comment, so it prints nothing. Answer and test cells are
+# tagged raises-exception, so Run All runs every cell (autograder/pipeline/site/release.py).
 c.GenerateAssignment.preprocessors = [
     "nbgrader.preprocessors.IncludeHeaderFooter",
     "nbgrader.preprocessors.InstantiateTests",
@@ -37,6 +38,7 @@ c.GenerateAssignment.preprocessors = [
     "nbgrader.preprocessors.ClearSolutions",
     "nbgrader.preprocessors.ClearOutput",
     "autograder.pipeline.site.lab_markdown.LabMarkdown",
+    "autograder.pipeline.site.release.RunsThrough",
     "nbgrader.preprocessors.CheckCellMetadata",
     "nbgrader.preprocessors.ComputeChecksums",
     "nbgrader.preprocessors.SaveCells",

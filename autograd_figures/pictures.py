@@ -112,7 +112,7 @@ def draw_page_readings(
         face = _MARKED_FACE if k in marked else _PAGE_FACE
         ax.add_patch(Rectangle((0.2 + k, top + 0.55), 0.92, 0.8, facecolor=face, edgecolor=_EDGE, gid=f"page-{k}"))
         ax.text(0.66 + k, top + 0.95, _number(value), ha="center", va="center", fontsize=8)
-        ax.text(0.66 + k, top + 1.6, str(k), ha="center", va="center", fontsize=7, color="#333333")
+        ax.text(0.66 + k, top + 1.6, str(k), ha="center", va="center", fontsize=9, color="#333333")
     y = top + 2.1
     for r, (label, tensor, grid) in enumerate(zip(readings, tensors, grids, strict=True)):
         slots = slots_read(tensor).reshape(grid.shape)
@@ -123,7 +123,8 @@ def draw_page_readings(
                 ax.add_patch(Rectangle((0.2 + j, y + 0.5 + i), 0.92, 0.92, facecolor=face, edgecolor=_EDGE,
                                        gid=f"reading-{r}-{i}-{j}"))
                 ax.text(0.66 + j, y + 0.9 + i, _number(float(grid[i, j])), ha="center", va="center", fontsize=8)
-                ax.text(1.06 + j, y + 1.34 + i, f"slot {int(slots[i, j])}", ha="right", va="bottom", fontsize=5.5,
+                # Read on a phone too, where the figure keeps a legible width and scrolls (sphinx_site.SITE_CSS).
+                ax.text(1.06 + j, y + 1.34 + i, f"slot {int(slots[i, j])}", ha="right", va="bottom", fontsize=7,
                         color="#333333")
         y += grid.shape[0] + 1.1
     return fig

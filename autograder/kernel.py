@@ -5,12 +5,20 @@ their key: in a learner's installation the key ships as data (``autograder/visib
 trusted package is installed (an instructor's or a maintainer's), it is computed. Hidden checks
 need the trusted package: they run when the submission is graded, or in an instructor's copy.
 The verdict and its message are those the grader records for the same inputs.
+
+What the learner reads is plain text: names without the Markdown backticks a graded notebook's
+feedback renders, and a passing cell says so in one line. A notebook nbgrader autogrades
+(``NBGRADER_EXECUTION=autograde``, which nbgrader sets for the kernels it starts) records the
+grader's message as it is and no line for a pass: there the hidden checks have run, and every
+route to a grade records the same outputs.
 """
 
 from __future__ import annotations
 
 import importlib.resources
 import linecache
+import os
+import re
 from functools import cache
 from typing import Any
 
@@ -20,17 +28,47 @@ from autograder.engine.draw import fresh_seed
 from autograder.engine.observe import CellObservation, as_sent, bare_calls, bare_observation, observe_cell, seeds_for
 from autograder.judging import CellKey, CellVerdict, judge_cell, keys_from_json
 
+# Markdown's inline code, as a judging message marks the names it speaks of.
+INLINE_CODE = re.compile(r"`([^`\n]+)`")
+
 
 def grade(grade_id: str, answer: Any, hidden: bool = False) -> None:
-    """The call a test cell makes: pass silently, or fail with what the checks found.
+    """The call a test cell makes: say in one line that every check passed, or fail with what the
+    checks found.
 
     Raises:
         AssertionError: saying which checks failed and why, with the points the others earned.
     """
     __tracebackhide__ = True
-    message = verdict(grade_id, answer, hidden).message()
+    decided = verdict(grade_id, answer, hidden)
+    message = decided.message()
+    if autograded():
+        if message is not None:
+            raise AssertionError(message)
+        return
     if message is not None:
-        raise AssertionError(message)
+        raise AssertionError(plain(message))
+    print(passed_line(decided))
+
+
+def autograded() -> bool:
+    """Whether nbgrader is autograding this kernel's notebook (it sets the variable for its kernels)."""
+    return os.environ.get("NBGRADER_EXECUTION") == "autograde"
+
+
+def plain(message: str) -> str:
+    """A judging message as plain text: ```STRIDES` is not answered yet.`` reads ``STRIDES is not answered yet.``"""
+    return INLINE_CODE.sub(r"\1", message)
+
+
+def passed_line(decided: CellVerdict) -> str:
+    """The line a test cell whose checks all passed prints: how many, of which kind, and what is left."""
+    cases = [v.case for v in decided.verdicts]
+    kind = "hidden" if decided.hidden else "form" if all(c.form is not None for c in cases) else "visible"
+    passed = f"all {len(cases)} {kind} checks pass" if len(cases) != 1 else f"the {kind} check passes"
+    if decided.hidden or not decided.exercise.selected(True):
+        return f"✓ {passed}."
+    return f"✓ {passed}; hidden checks run when graded."
 
 
 def verdict(grade_id: str, answer: Any, hidden: bool = False, seed: int | None = None) -> CellVerdict:

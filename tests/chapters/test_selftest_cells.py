@@ -1,5 +1,5 @@
 """A self-test's visible cell says what it checks: which answers by value, which by form only (a
-yes-or-no answer, whose verdict would tell the other answer), and which wait for the hidden cell.
+yes-or-no answer, whose verdict would tell the other answer), and which the hidden cell judges.
 
 The sentence is read off the cases ``autograder.engine.cases.selftest`` declared, so a question
 moved between visible and hidden, or a yes-or-no question added, fails here until the cell says so.
@@ -41,12 +41,15 @@ def expected_docstring(grade_id: str) -> str:
     declared = cases.lookup(grade_id).cases
     by_form = [case.name.removesuffix(" (form)") for case in declared if not case.hidden and case.form]
     by_value = [case.name for case in declared if not case.hidden and not case.form]
-    hidden = [case.name for case in declared if case.hidden and case.name not in by_form]
+    hidden = [case.name for case in declared if case.hidden]
     said = [keys(by_value)] if by_value else []
     if by_form:
-        answers = "a yes-or-no answer" if len(by_form) == 1 else "yes-or-no answers"
-        said.append(f"the form of {keys(by_form)} ({answers}: hidden, with {keys(hidden)})")
-    return "SELFTEST: " + ", and ".join(said) + "."
+        said.append(f"that {keys(by_form)} {'is' if len(by_form) == 1 else 'are'} True or False")
+    text = "SELFTEST: checks " + ", and ".join(said)
+    if hidden:
+        text += f"; {keys(sorted(hidden, key=lambda name: int(name[1:])))} " \
+                f"{'is' if len(hidden) == 1 else 'are'} judged when graded"
+    return text + "."
 
 
 def visible_docstring(chapter: str) -> str:
@@ -61,7 +64,7 @@ def test_the_sentence_is_read_off_the_declared_cases() -> None:
     assert keys(["q1", "q2", "q6"]) == "q1, q2 and q6"
     assert keys(["q3"]) == "q3"
     assert expected_docstring("buckets-selftest") == (
-        "SELFTEST: q1 and q2, and the form of q3 (a yes-or-no answer: hidden, with q4 and q5).")
+        "SELFTEST: checks q1 and q2, and that q3 is True or False; q3 to q5 are judged when graded.")
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)

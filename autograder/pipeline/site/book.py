@@ -34,6 +34,8 @@ SKIP_TAGS = ("skip-execution",)
 # Collapsed behind a "Show code cell source" toggle in the instructor edition.
 COLLAPSED_TAGS = ("hide-input",)
 BOOK_FILES = ("_config.yml", "_toc.yml")
+# The site's Sphinx extensions (and their static/ files) shape every page.
+SITE_EXTENSIONS = ("sphinx_site.py", "course_progress.py")
 BOOK_DIRS = ("book", "_vendor")
 # Vendored for the browser tests only: never part of the site.
 TEST_ONLY_VENDOR = ("axe-core",)
@@ -239,7 +241,8 @@ def _build_staged(course: Course, staged_before: Path, restage, output: Path, pr
     assets_before = tree_digest(staged_before / "_vendor")
     staged = restage()
     stamp = output / "_build" / ".staged-digest"
-    extension = hashlib.sha256(Path(__file__).with_name("sphinx_site.py").read_bytes()).hexdigest()
+    extension = hashlib.sha256(b"".join(Path(__file__).with_name(name).read_bytes() for name in SITE_EXTENSIONS)
+                               + tree_digest(Path(__file__).with_name("static")).encode()).hexdigest()
     digest = f"{tree_digest(staged)}\n{extension}"
     before = _read(stamp)
     if before == digest and (output / "_build" / "html" / "index.html").exists():

@@ -18,7 +18,8 @@ import nbformat
 from nbclient import NotebookClient
 
 RICH_MIME = ("image/png", "image/jpeg", "image/svg+xml", "application/vnd.jupyter.widget-view+json", "text/html")
-KEPT_NOTEBOOK_METADATA = ("kernelspec",)
+# autograd_state: the page's own (its time estimate: autograder/pipeline/site/course_progress.py).
+KEPT_NOTEBOOK_METADATA = ("kernelspec", "autograd_state")
 KEPT_CELL_METADATA = ("nbgrader", "tags", "mystnb")
 
 

@@ -6,7 +6,8 @@
 - The theme's search and colour-mode buttons get an accessible name that contains their visible
   text (WCAG 2.5.3, axe's ``label-content-name-mismatch``): the templates below replace the theme's.
 - Maths wider than a phone scrolls inside its own box; code and outputs wrap inside theirs, so
-  no line of an error's message is cut at the block's edge (``SITE_CSS``).
+  no line of an error's message is cut at the block's edge; on a phone a figure keeps a legible
+  width and scrolls in its box, and a tab's label stays on one line (``SITE_CSS``).
 - The student edition of each notebook, staged by ``autograd-state book`` under ``downloads/``
   with ``downloads/manifest.json``, is copied to the site's ``downloads/``; a chapter's
   ``.ipynb`` button downloads it (``download`` attribute) and the ``notebook-downloads``
@@ -68,7 +69,13 @@ SITE_CSS = (
     "<style>article pre { white-space: pre-wrap !important; overflow-wrap: anywhere; }"
     " mjx-container { max-width: 100%; overflow-x: auto; overflow-y: hidden; }"
     ' mjx-container:not([display="true"]) { display: inline-block; vertical-align: bottom; }'
-    ' mjx-container[display="true"] { display: block; }</style>'
+    ' mjx-container[display="true"] { display: block; }'
+    # On a phone a figure keeps a width at which its smallest labels read, and scrolls in its own
+    # box; a tab's label stays on one line (three depths fit side by side at 390 px).
+    " @media (max-width: 640px) { article figure { overflow-x: auto; }"
+    " article figure img { min-width: 720px; }"
+    " article .sd-tab-set > label { padding-left: 0.4em !important; padding-right: 0.4em !important;"
+    " white-space: nowrap; } }</style>"
 )
 
 # The theme opens the notebook in a new tab, where most servers show raw JSON.

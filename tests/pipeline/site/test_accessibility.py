@@ -57,6 +57,12 @@ UNSCROLLABLE_OVERFLOW = """() => [...document.querySelectorAll('article *')]
       return true;
     }).slice(0, 3).map((e) => e.tagName + '.' + e.className)"""
 
+# Tab sets whose labels take more than one row (a label pushed under the others).
+WRAPPED_TABS = """() => [...document.querySelectorAll('article .sd-tab-set')]
+    .map((set) => new Set([...set.querySelectorAll(':scope > label')]
+      .map((label) => Math.round(label.getBoundingClientRect().top))))
+    .filter((tops) => tops.size > 1).length"""
+
 FIGURE_BACKGROUNDS = """() => [...document.querySelectorAll('article img')].map((img) => {
     const canvas = document.createElement('canvas');
     canvas.width = img.naturalWidth;
@@ -182,6 +188,8 @@ def test_every_chapter_fits_a_phone_and_stays_readable_in_dark_mode(browser, edi
                 cut = page.evaluate(CUT_CODE_LINES)
                 if cut:
                     problems.append(f"{name} ({mode}): code lines wider than their block: {cut}")
+                if page.evaluate(WRAPPED_TABS):
+                    problems.append(f"{name} ({mode}): a tab set's labels take more than one row")
                 if mode == "dark":
                     for figure in page.evaluate(FIGURE_BACKGROUNDS):
                         light = [int(v) for v in re.findall(r"\d+", figure["background"])[:3]]

@@ -1,10 +1,12 @@
-"""The learner's JupyterLab, in Chromium: every notebook reads as the site does; Chapter 1 is worked.
+"""The learner's JupyterLab, in Chromium: every notebook reads as the site does and runs to its end;
+Chapter 1 is worked.
 
 One JupyterLab runs on loopback with a token, the nbgrader, widgets and MyST extensions active, on
 a copy of the released student editions (``<chapter>/<chapter>.ipynb``, as nbgrader hands them
 out). Every chapter and companion opens with its MyST rendered — no directive or role shows as raw
-text, a tab switches, a dropdown opens, a cross-reference links to the site — and Chapter 1 is
-run, answered, tested and validated. The browser refuses any request off loopback.
+text, a tab switches, a dropdown opens, a cross-reference links to the site — opens unmodified,
+and runs to its last cell with *Run All Cells*, each unanswered test cell saying so in its line;
+Chapter 1 is answered, tested and validated. The browser refuses any request off loopback.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from autograder.pipeline.course import Course, nbgrader_meta, read_notebook
+from autograder.engine.cases import exercises
+from autograder.engine.gradeid import test_cell
+from autograder.pipeline.course import Course, is_answer_cell, is_test_cell, nbgrader_meta, read_notebook
 from autograder.pipeline.site.lab_markdown import DEFAULT_SITE_URL
 from tests.browser import screenshot, toc_pages, watched_page
 
@@ -165,6 +169,25 @@ def validation_results(page, timeout_s: float = 120):
 def run_menu(page, menu: str, item: str) -> None:
     page.locator("#jp-MainMenu .lm-MenuBar-itemLabel", has_text=menu).first.click()
     page.locator(".lm-Menu .lm-Menu-itemLabel").get_by_text(item, exact=True).first.click()
+
+
+# Every code cell has run: its prompt shows a number (not "[ ]" nor "[*]").
+ALL_RAN = """(panel) => [...panel.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
+    .every((prompt) => /\\[\\d+\\]/.test(prompt.textContent))"""
+RUN_ALL_TIMEOUT_MS = 600_000
+
+
+def run_all(page) -> None:
+    """*Run* → *Run All Cells*, then wait until every code cell has run and the kernel is idle."""
+    run_menu(page, "Run", "Run All Cells")
+    panel = page.locator(".jp-NotebookPanel:visible").element_handle()
+    page.wait_for_function(ALL_RAN, arg=panel, timeout=RUN_ALL_TIMEOUT_MS)
+    wait_for_kernel(page)
+
+
+def is_dirty(page) -> bool:
+    """Whether JupyterLab holds the open notebook as changed since it was read from disk."""
+    return page.evaluate("() => window.jupyterapp.shell.currentWidget.context.model.dirty")
 
 
 def cell_with(page, text: str):
@@ -319,6 +342,62 @@ def assert_error_reads_in_one_line(cell, message: str) -> None:
     assert output.evaluate("(o) => [...o.querySelectorAll('pre')].every((p) => p.scrollWidth <= p.clientWidth)")
 
 
+def unanswered_lines(chapter: str) -> dict[str, str]:
+    """What each untouched exercise's visible test cell says in the learner's kernel, by its cell."""
+    return {test_cell(grade_id, hidden=False): "\n".join(f"{name} is not answered yet." for name in exercise.subjects)
+            for grade_id, exercise in exercises(chapter).items()}
+
+
+OUTPUTS = """(cells) => cells.map((cell) => ({
+    prompt: cell.querySelector('.jp-InputPrompt').textContent,
+    error: [...cell.querySelectorAll(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")]
+      .map((o) => o.innerText).join('\\n'),
+}))"""
+
+
+@pytest.mark.parametrize("chapter", NOTEBOOKS)
+def test_run_all_runs_the_released_notebook_to_its_end(browser, lab, chapter):
+    """The notebook opens unmodified; Run All runs every cell, demonstrations after an unanswered
+    exercise included; only the cells tagged to raise raise, and each unanswered test cell ends with
+    its one line, in plain text."""
+    url, token, chapter_one = lab
+    notebook = chapter_one.parent.parent / chapter / f"{chapter}.ipynb"
+    edition = read_notebook(notebook)
+    cells = [cell for cell in edition.cells if cell.cell_type == "code"]
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page, watch = watched_page(context)
+    try:
+        page.goto(f"{url}/lab/workspaces/run-all-{chapter}/tree/{chapter}/{notebook.name}?token={token}&reset",
+                  wait_until="load")
+        page.wait_for_function("() => window.jupyterapp && window.jupyterapp.started", timeout=60_000)
+        page.locator(".jp-NotebookPanel .jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
+        wait_for_kernel(page)
+        assert not is_dirty(page), f"{chapter} opens already modified"
+        run_all(page)
+        seen = page.locator(".jp-NotebookPanel:visible .jp-CodeCell").evaluate_all(OUTPUTS)
+        assert len(seen) == len(cells)
+        lines = unanswered_lines(chapter)
+        for cell, shown in zip(cells, seen, strict=True):
+            grade_id = nbgrader_meta(cell)["grade_id"]
+            assert re.fullmatch(r"\[\d+\]:", shown["prompt"].strip()), (grade_id, shown["prompt"])
+            if grade_id in lines:
+                last = shown["error"].strip().splitlines()[-len(lines[grade_id].splitlines()):]
+                assert "\n".join(last).removeprefix("AssertionError: ") == lines[grade_id], (grade_id, shown["error"])
+                assert "`" not in shown["error"] and "Traceback" not in shown["error"], shown["error"]
+            elif "Cell In[" in shown["error"]:  # raised (a warning is on stderr too, without the cell's frame)
+                assert "raises-exception" in cell.metadata.get("tags", []), (grade_id, shown["error"][-300:])
+                assert not is_answer_cell(cell) and not is_test_cell(cell), grade_id
+        if chapter == CHAPTER:
+            screenshot(page, "lab-views-run-all")
+        assert not [problem for problem in watch.problems if "console error" not in problem]
+    except Exception:
+        screenshot(page, f"lab-{chapter}-run-all-failure")
+        raise
+    finally:
+        page.evaluate("() => window.jupyterapp && window.jupyterapp.serviceManager.sessions.shutdownAll()")
+        context.close()
+
+
 def test_learner_runs_answers_tests_and_validates_chapter_one(browser, lab):
     url, token, notebook = lab
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -330,10 +409,10 @@ def test_learner_runs_answers_tests_and_validates_chapter_one(browser, lab):
         page.locator(".jp-NotebookPanel .jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
         wait_for_kernel(page)
 
-        run_menu(page, "Run", "Run All Cells")
-        # Run All stops at the first unanswered exercise, after the chapter's figures and widgets.
-        answer = cell_with(page, "raise NotImplementedError")
-        answer.locator(".jp-OutputArea-output", has_text="NotImplementedError").wait_for(timeout=CELL_TIMEOUT_MS)
+        run_all(page)
+        # An answer given as values holds its placeholders, and nothing raises there.
+        answer = cell_with(page, "STRIDES = {")
+        assert answer.locator(".jp-OutputArea-output").count() == 0
         widget = page.locator(".jp-OutputArea-output .widget-vbox").first
         widget.wait_for(timeout=30_000)
         assert widget.locator("input").count() >= 2 and widget.locator("img").count() == 1
@@ -356,7 +435,10 @@ def test_learner_runs_answers_tests_and_validates_chapter_one(browser, lab):
         type_answer(page, answer, RIGHT)
         run_cell(page, answer)
         run_cell(page, tests)
-        assert tests.locator(".jp-OutputArea-output").count() == 0  # a passing test cell prints nothing
+        # A right answer says so, in one line.
+        passed = tests.locator(".jp-OutputArea-output")
+        assert passed.count() == 1
+        assert passed.inner_text().strip() == "✓ all 3 visible checks pass; hidden checks run when graded."
         hidden = cell_with(page, "# STRIDES: hidden checks")
         run_cell(page, hidden)
         assert hidden.locator(".jp-OutputArea-output").count() == 0  # no Out[] of a docstring
