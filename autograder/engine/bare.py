@@ -11,7 +11,7 @@ sources from that process, so none can be brought back). A tensor argument becom
 This module has two halves: the *launcher*, used where the answer was written (a learner's
 kernel) or graded (the sandbox), and :func:`serve`, which runs inside the bare interpreter. That
 interpreter is given this module's source, :mod:`autograder.engine.codec`'s and the job's half of
-:mod:`autograder.pipeline.sandbox.gate` as text; all three use the standard library only. When
+:mod:`autograder.engine.channel` as text; all three use the standard library only. When
 graded, its results leave in one line on the report pipe the gate opens once the answer's cells
 have run.
 """
@@ -23,9 +23,8 @@ import os
 import sys
 from typing import Any
 
-from autograder.engine import codec
-from autograder.pipeline.sandbox import gate
-from autograder.pipeline.sandbox.gate import BARE
+from autograder.engine import channel, codec
+from autograder.engine.channel import BARE
 
 TIMEOUT = 60.0
 # The bare interpreter's whole program: it builds the two modules it is sent (and their packages), then serves.
@@ -113,7 +112,7 @@ def job(cells: list[str], calls: list[dict]) -> dict:
 
 
 # What the bare interpreter is sent as text (each uses the standard library only).
-MODULES = ("autograder.engine.codec", "autograder.pipeline.sandbox.gate", "autograder.engine.bare")
+MODULES = ("autograder.engine.codec", "autograder.engine.channel", "autograder.engine.bare")
 
 
 def _source_of(name: str) -> str:
@@ -181,8 +180,8 @@ def serve(job: dict) -> None:
                                        for call in job["calls"]]}
     if job.get("control") is not None:
         os.close(results)
-        results, _piece = gate.open_channel(job["control"], BARE)
-    gate.write_report(results, line)
+        results, _piece = channel.open_channel(job["control"], BARE)
+    channel.write_report(results, line)
 
 
 def _call(namespace: dict, call: dict, problem: str | None) -> dict:

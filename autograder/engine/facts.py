@@ -21,8 +21,8 @@ import torch
 from torch.utils._python_dispatch import _disable_current_modes
 
 __all__ = ["TENSOR", "add_", "clone", "copy_", "data_ptr", "detach", "dtype", "equal", "grad", "grad_fn",
-           "is_contiguous", "is_leaf", "is_parameter_or_tensor", "is_tensor", "no_grad", "requires_grad", "requires_grad_", "set_grad", "shape",
-           "storage_nbytes", "storage_of", "stride", "untouched", "version"]
+           "is_contiguous", "is_leaf", "is_parameter_or_tensor", "is_tensor", "no_grad", "requires_grad",
+           "requires_grad_", "set_grad", "shape", "storage_nbytes", "storage_of", "stride", "untouched", "version"]
 
 TENSOR = torch.Tensor
 _PARAMETER = torch.nn.Parameter

@@ -3,7 +3,7 @@
 Some checks need a truth that no process of the answer's can learn except by doing what the task
 asks: which rank changed its module, and how, is known to that rank alone, and the others can learn
 it only by comparing states. Such a draw is :func:`draw`. When graded, it comes from the job's
-supervisor (:func:`autograder.pipeline.sandbox.gate.secret`), which hands it to the asking process
+supervisor (:func:`autograder.engine.channel.secret`), which hands it to the asking process
 alone and keeps it: the grader judges against what the supervisor kept, and a draw made any other
 way counts for nothing. Elsewhere (a learner's kernel) it comes from ``os.urandom``, and the process
 that asked reports it (:func:`taken`), since there nothing is graded.
@@ -29,9 +29,9 @@ def supervised_by(control: int) -> None:
 def draw(tag: str) -> bytes:
     """Sixteen random bytes for ``tag``, drawn where no other process sees them."""
     if _SUPERVISOR:
-        from autograder.pipeline.sandbox import gate
+        from autograder.engine import channel
 
-        return bytes.fromhex(gate.secret(_SUPERVISOR[0], tag))
+        return bytes.fromhex(channel.secret(_SUPERVISOR[0], tag))
     value = os.urandom(16)
     _TAKEN[tag] = value.hex()
     return value

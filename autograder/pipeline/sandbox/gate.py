@@ -26,8 +26,7 @@ and keeps, once per tag. A check whose truth must be drawn where no other proces
 see it (which rank changed its module, and how) draws it so: the grader judges against what the
 supervisor kept, never against what the job says it drew.
 
-The job's half (:func:`send`, :func:`open_channel`, :func:`write_report`) uses the standard library
-only: a bare interpreter, which has nothing else, runs it from this file's source.
+The job's half is :mod:`autograder.engine.channel`.
 """
 
 from __future__ import annotations
@@ -39,81 +38,13 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["BARE", "Gate", "open_channel", "secret", "send", "write_report"]
+from autograder.engine.channel import BARE, HEADER
 
-#: The one probe of a bare job: every call of its checks, reported in one line.
-BARE = "bare"
+__all__ = ["Gate", "grant"]
+
 # Largest message a job may send on its control socket, and largest report line of a probe.
 MAX_MESSAGE = 8 * 2**20
 MAX_REPORT = 256 * 2**20
-_HEADER = struct.Struct(">I")
-
-
-# ------------------------------------------------------------------------------- the job's half
-def send(control: int, message: dict) -> None:
-    """Send one message (a cell's report, or ready for a probe) to the supervisor."""
-    data = (json.dumps(message) + "\n").encode()
-    while data:
-        data = data[os.write(control, data):]
-
-
-def open_channel(control: int, key: str) -> tuple[int, str | None]:
-    """Say the job is ready for probe ``key``; the write end of its report pipe, and the piece
-    of grader code it runs on (a trial's), once the supervisor opens it."""
-    send(control, {"ready": key})
-    with socket.socket(fileno=os.dup(control)) as sock:
-        while True:
-            header, fds = _receive(sock)
-            if header.get("probe") == key and len(fds) == 1:
-                return fds[0], header.get("piece")
-            for fd in fds:  # an earlier probe's pipe, opened after its child had gone
-                os.close(fd)
-
-
-def _receive(sock: socket.socket) -> tuple[dict, list[int]]:
-    data, ancillary, _flags, _ = sock.recvmsg(_HEADER.size, socket.CMSG_SPACE(4 * 4), socket.MSG_CMSG_CLOEXEC)
-    while data and len(data) < _HEADER.size:
-        data += sock.recv(_HEADER.size - len(data))
-    if len(data) < _HEADER.size:
-        raise EOFError("the supervisor closed the control socket")
-    fds = []
-    for level, kind, payload in ancillary:
-        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
-            fds += list(struct.unpack(f"{len(payload) // 4}i", payload[: len(payload) // 4 * 4]))
-    (size,) = _HEADER.unpack(data)
-    body = b""
-    while len(body) < size:
-        chunk = sock.recv(size - len(body))
-        if not chunk:
-            raise EOFError("the supervisor closed the control socket")
-        body += chunk
-    return json.loads(body), fds
-
-
-def secret(control: int, tag: str) -> str:
-    """Random bytes (as hex) the supervisor draws for ``tag`` and keeps; only this process reads them."""
-    read, write = os.pipe()
-    try:
-        message = (json.dumps({"secret": tag}) + "\n").encode()
-        with socket.socket(fileno=os.dup(control)) as sock:
-            sock.sendmsg([message], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, struct.pack("i", write))])
-    finally:
-        os.close(write)
-    data = b""
-    while chunk := os.read(read, 256):
-        data += chunk
-    os.close(read)
-    return data.decode()
-
-
-def write_report(channel: int, line: dict) -> None:
-    """Write a probe's one report line on its pipe and close it."""
-    data = (json.dumps(line) + "\n").encode()
-    try:
-        while data:
-            data = data[os.write(channel, data):]
-    finally:
-        os.close(channel)
 
 
 # ------------------------------------------------------------------------ the supervisor's half
@@ -311,7 +242,7 @@ def grant(control: socket.socket, key: str, piece: str | None) -> int:
     read, write = os.pipe()
     body = json.dumps({"probe": key, "piece": piece}).encode()
     try:
-        control.sendmsg([_HEADER.pack(len(body))], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, struct.pack("i", write))])
+        control.sendmsg([HEADER.pack(len(body))], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, struct.pack("i", write))])
         control.sendall(body)
     except OSError:
         pass  # the job is gone: the pipe closes with nothing on it

@@ -65,7 +65,6 @@ OBSERVING = (
     "autograder/pipeline/__init__.py",
     "autograder/pipeline/sandbox/__init__.py",
     "autograder/pipeline/sandbox/confine.py",
-    "autograder/pipeline/sandbox/gate.py",
     "autograder/pipeline/sandbox/jail.py",
     "autograder/pipeline/sandbox/runner.py",
     "autograder/pipeline/sandbox/wire.py",

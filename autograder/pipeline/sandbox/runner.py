@@ -33,8 +33,8 @@ import time
 import traceback
 from typing import Any, NoReturn
 
-from autograder.engine import bare, secret, trials
-from autograder.pipeline.sandbox import confine, gate, jail, wire
+from autograder.engine import bare, channel, secret, trials
+from autograder.pipeline.sandbox import confine, jail, wire
 
 
 class _Capped:
@@ -134,7 +134,7 @@ def run_plan(plan: wire.Plan, control: int) -> None:
             # A cell is numbered as Run All numbers it (test cells count), as its error shows.
             shell.execution_count = number
             outputs = run_cell(shell, step.source, plan.output_limit)
-            gate.send(control, wire.cell_line(wire.CellReport(step.key, outputs, number)))
+            channel.send(control, wire.cell_line(wire.CellReport(step.key, outputs, number)))
 
 
 def notebook_shell() -> Any:
@@ -203,7 +203,7 @@ def _probes_in_child(shell: Any, steps: list[wire.ProbeStep | wire.TrialStep], a
 
 def _report_probe(shell: Any, step: wire.ProbeStep | wire.TrialStep, assignment: str, control: int) -> None:
     """Open the probe's report pipe, observe, report on it."""
-    channel, source = gate.open_channel(control, step.key)
+    pipe, source = channel.open_channel(control, step.key)
     # A trial's piece is compiled here and its text dropped: no frame above the test holds it.
     piece = None if source is None else trials.compiled(source)
     del source
@@ -211,7 +211,7 @@ def _report_probe(shell: Any, step: wire.ProbeStep | wire.TrialStep, assignment:
         report = wire.ProbeReport(step.key, observe(shell.user_ns, step, assignment, piece))
     except BaseException:  # noqa: BLE001 - the probe's own failure is reported, then the next runs
         report = wire.ProbeReport(step.key, failed=traceback.format_exc(limit=3)[-2000:])
-    gate.write_report(channel, wire.probe_line(report))
+    channel.write_report(pipe, wire.probe_line(report))
 
 
 def _await_probes(pid: int, progress: int, count: int, seconds: float) -> tuple[int, bool]:

@@ -92,18 +92,18 @@ def test_a_probe_that_ends_its_child_ends_only_itself() -> None:
 
 @pytest.mark.parametrize("forgery", [
     # a report line for a later probe, written where the runner's lines go
-    "gate.send(3, {'probe': 'later', 'observation': {'points': {}}})",
+    "channel.send(3, {'probe': 'later', 'observation': {'points': {}}})",
     # a cell's report for a cell that has not run yet, before the real one
-    "gate.send(3, {'cell': 'b', 'outputs': []})",
+    "channel.send(3, {'cell': 'b', 'outputs': []})",
     # ready for the probe before its turn, to write its report from the cell
-    "fd, _ = gate.open_channel(3, 'later'); gate.write_report(fd, {'probe': 'later', 'failed': 'forged'})",
+    "fd, _ = channel.open_channel(3, 'later'); channel.write_report(fd, {'probe': 'later', 'failed': 'forged'})",
     # anything else on the channel
     "os.write(3, b'not a message\\n')",
 ])
 def test_a_cell_that_writes_on_the_grader_channel_stops_the_job(forgery: str) -> None:
     """Whatever a cell writes on the control socket comes out of the plan's turn: the job stops
     and nothing it reported counts."""
-    source = f"import os\nfrom autograder.pipeline.sandbox import gate\nanswer = 1\n{forgery}"
+    source = f"import os\nfrom autograder.engine import channel\nanswer = 1\n{forgery}"
     trusted = supervised([wire.CodeStep("b", source), probe("later")])
     assert trusted.violation, trusted.lines
     assert not any(line.get("probe") == "later" and "observation" in line for line in trusted.lines)

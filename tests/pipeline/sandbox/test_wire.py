@@ -4,9 +4,9 @@ checker judges a reported result as a learner's own kernel would."""
 from __future__ import annotations
 
 import base64
-import os
 import io
 import json
+import os
 import pickle
 import threading
 
