@@ -13,7 +13,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F  # noqa: N812 - torch's own spelling
 
-from answer_key.keys import Model, PerCell, key
+from answer_key.keys import Model, key
 
 VERSION_ERROR = "modified by an inplace operation"
 
@@ -61,14 +61,11 @@ key("inplace-saves", lambda: {k: what_op_saves(op) for k, op in SAVES_OPS.items(
     Model("softplus-like-sigmoid", {"softplus": "output"}, "softplus kept its result for backward, as sigmoid does."),
     Model("sqrt-like-power", {"sqrt": "input"}, "a.sqrt() kept its input for backward, as a power does."),
     Model("softmax-keeps-input", {"softmax": "input", "softmin": "input"},
-          PerCell(visible="softmax kept the numbers it was given for backward.",
-                  hidden="softmin kept the numbers it was given for backward.")),
+          "softmax and softmin kept the numbers they were given for backward."),
     Model("written-from-output", {"cosh": "output", "atan": "output"},
-          PerCell.alike("an op kept its result whenever its derivative could be written as a function of that "
-                        "result.")),
+          "an op kept its result whenever its derivative could be written as a function of that result."),
     Model("moving-keeps-input", {"cumsum": "input", "flip": "input"},
-          PerCell(visible="an op that accumulates its input kept that input for backward.",
-                  hidden="an op that reorders its input kept that input for backward.")),
+          "an op that accumulates or reorders its input kept that input for backward."),
     Model("relu6-like-relu", {"relu6": "output"}, "relu6 kept its result for backward, as relu does."),
     Model("erf-like-exp", {"erf": "output"}, "erf kept its result for backward, as exp does."),
 ])
@@ -274,7 +271,7 @@ def _selftest() -> dict[str, Any]:
 
 key("inplace-selftest", _selftest, values=True, models=[
     Model("detach-own-counter", {"q1": 3, "q4": 1},
-          PerCell.alike("detach() gave a tensor with a version counter of its own.")),
+          "detach() gave a tensor with a version counter of its own."),
     Model("out-not-counted", {"q1": 5}, "a write through out= did not count as an in-place write."),
     Model("reads-count", {"q2": 3}, "reading a tensor (b in a += b and in a.copy_(b)) counted as a write to it."),
     Model("copy-writes-source", {"q2": 2}, "a.copy_(b) wrote to its source b as well as to a."),

@@ -20,20 +20,7 @@ from autograder.engine.observe import Seen, as_sent, observe_point, seeds_for
 from autograder.engine.values import measure, show_inputs
 from autograder.judging import CaseKey, CellKey, Digest, Given, PointKey
 
-__all__ = ["Given", "Key", "Model", "PerCell", "cell_key", "key", "visible_keys"]
-
-
-@dataclass(frozen=True)
-class PerCell:
-    """A value answer's mistake told in each test cell, of the entries that cell judges."""
-
-    visible: str
-    hidden: str
-
-    @classmethod
-    def alike(cls, says: str) -> PerCell:
-        """One text for both cells, for a mistake whose message names none of its entries."""
-        return cls(visible=says, hidden=says)
+__all__ = ["Given", "Key", "Model", "cell_key", "key", "visible_keys"]
 
 
 @dataclass(frozen=True)
@@ -45,25 +32,13 @@ class Model:
         answer: The wrong answer (the form the learner's takes; for a value answer, a dict of the
             wrong values it gives, for the keys where it gives one).
         says: What a learner whose results it reproduces seems to assume, completing "Your answer
-            behaves as if ...": never the right rule. A value answer's model whose entries lie in
-            both test cells says it per cell (:class:`PerCell`): a cell names the mistake from the
-            entries it judged, and speaks only of those.
+            behaves as if ...": never the right rule. (Every entry of a value answer is judged in
+            its hidden cell, so a model of one speaks of all the entries it gives.)
     """
 
     name: str
     answer: Any
-    says: str | PerCell
-
-    def said(self, hidden: bool) -> str:
-        """What the visible (or hidden) test cell says when it names this mistake."""
-        if isinstance(self.says, PerCell):
-            return self.says.hidden if hidden else self.says.visible
-        return self.says
-
-    @property
-    def messages(self) -> tuple[str, ...]:
-        """Every text a test cell may say of this mistake."""
-        return (self.says.visible, self.says.hidden) if isinstance(self.says, PerCell) else (self.says,)
+    says: str
 
 
 @dataclass
@@ -150,7 +125,7 @@ def case_key(case: Case, known: Key, seeds: list[int]) -> CaseKey:
                     predicted = _predicted(case, model, inputs)
                     if predicted is not None:
                         point.models[model.name] = predicted
-                        says[model.name] = model.said(case.hidden)
+                        says[model.name] = model.says
             points.append(point)
     return CaseKey(points, says)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from answer_key.keys import Model, PerCell, key
+from answer_key.keys import Model, key
 from autograder.chapters.modules import BATCHNORM_CHANNELS, BATCHNORM_DTYPE, BATCHNORM_INPUT, BATCHNORM_TRAIN_FORWARDS
 
 
@@ -252,10 +252,10 @@ key("modules-batchnorm", batchnorm_story, values=True, models=[
     Model("eval-counts", {"tracked_after_eval": _FORWARDS + 1}, "a forward in eval mode counted a batch too."),
     Model("counts-channels", {"tracked_after_train": _FORWARDS * BATCHNORM_CHANNELS,
                               "tracked_after_eval": _FORWARDS * BATCHNORM_CHANNELS},
-          PerCell.alike("the counter counted the channels.")),
+          "the counter counted the channels."),
     Model("counts-samples", {"tracked_after_train": _FORWARDS * BATCHNORM_INPUT[0],
                              "tracked_after_eval": _FORWARDS * BATCHNORM_INPUT[0]},
-          PerCell.alike("the counter counted the samples of each batch.")),
+          "the counter counted the samples of each batch."),
     Model("casts-integers", {"tracked_dtype_after_to": "torch.float16"},
           "a module's .to(dtype) cast integer buffers too."),
     Model("float64-everywhere", {"mean_dtype_after_to": "torch.float64"},

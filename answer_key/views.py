@@ -12,7 +12,7 @@ from typing import Any
 
 import torch
 
-from answer_key.keys import Model, PerCell, key
+from answer_key.keys import Model, key
 from autograder.engine.bare import Layout
 from autograder.engine.layouts import as_tensor
 
@@ -47,7 +47,7 @@ def _strides() -> dict[str, tuple[int, ...]]:
 
 key("views-strides", _strides, values=True, models=[
     Model("shape", lambda: {k: tuple(make(base()).shape) for k, make in EXPRESSIONS.items()},
-          PerCell.alike("a tensor's strides were its sizes.")),
+          "a tensor's strides were its sizes."),
     Model("transpose-relaid", {"transpose": (4, 1)}, "the transpose wrote the data out anew in its new order."),
     Model("transpose-unswapped", {"transpose": (8, 1)}, "a transpose left the strides as they were."),
     Model("step-packed", {"every_other_column": (4, 1)}, "the stepped slice was packed into new memory."),
@@ -90,18 +90,16 @@ def classify_by_probe(key_: str) -> str:
 
 
 key("views-classify", lambda: {k: classify_by_probe(k) for k in PROBES}, values=True, models=[
-    Model("never-copies", dict.fromkeys(PROBES, "view"), PerCell.alike("no operation ever copied.")),
+    Model("never-copies", dict.fromkeys(PROBES, "view"), "no operation ever copied."),
     Model("reshape-always-views", {"reshape": "view", "contiguous": "view"},
-          PerCell(visible="reshape always returned a view of its input.",
-                  hidden="contiguous() always returned a view of its input.")),
+          "reshape and contiguous() always returned a view of their input."),
     Model("reshape-always-copies", {"reshape": "copy", "contiguous": "copy"},
-          PerCell(visible="reshape always allocated new memory.", hidden="contiguous() always allocated new memory.")),
+          "reshape and contiguous() always allocated new memory."),
     Model("header-ops-copy", {"transpose": "copy", "expand": "copy", "basic_slice": "copy"},
-          PerCell.alike("an operation that changes the shape or the order of the elements had to move them.")),
+          "an operation that changes the shape or the order of the elements had to move them."),
     Model("detach-copies", {"detach": "copy"}, "detach() copied the data it cut from the graph."),
     Model("index-views", {"advanced_index": "view", "boolean_mask": "view"},
-          PerCell(visible="indexing with a list returned a view, as slicing does.",
-                  hidden="indexing with a mask returned a view, as slicing does.")),
+          "indexing with a list or a mask returned a view, as slicing does."),
 ])
 
 
@@ -128,11 +126,11 @@ MORE = ("x[1:].flatten()", "x[:, 1:].flatten()", "x.squeeze(0)", "x.unfold(1, 3,
 
 key("views-classify-more", lambda: {e: classify_expression(e) for e in MORE}, values=True, models=[
     Model("flatten-always-copies", {"x[1:].flatten()": "copy", "y[:, :, :2].flatten(0, 1)": "copy"},
-          PerCell.alike("flatten always allocated new memory.")),
+          "flatten always allocated new memory."),
     Model("flatten-always-views", {"x[:, 1:].flatten()": "view", "y[:, 1].flatten()": "view"},
-          PerCell.alike("flatten always returned a view, whatever the layout.")),
+          "flatten always returned a view, whatever the layout."),
     Model("flatten-refuses", {"x[:, 1:].flatten()": "error", "y[:, 1].flatten()": "error"},
-          PerCell.alike("flatten refused the layouts that view refuses.")),
+          "flatten refused the layouts that view refuses."),
     Model("squeeze-copies", {"x.squeeze(0)": "copy"}, "squeeze copied when it had nothing to drop."),
     Model("overlap-copies", {"x.unfold(1, 3, 1)": "copy"}, "windows that overlap had to be copied apart."),
     Model("mask-block-views", {"x[torch.tensor([False, True, True, False])]": "view"},

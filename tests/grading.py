@@ -237,8 +237,8 @@ class ChapterGrading:
         if message is not None:
             from answer_key.keys import key_of
 
-            said = next(m.messages for m in key_of(exercises(self.CHAPTER)[grade_id]).models if m.name == message)
-            assert any(f"behaves as if {says}" in shown for says in said), \
+            said = next(m.says for m in key_of(exercises(self.CHAPTER)[grade_id]).models if m.name == message)
+            assert f"behaves as if {said}" in shown, \
                 f"{label}: its misconception is not named\n{shown}"
 
     def test_exploits_earn_no_more_than_the_untouched_answer(self, graded: Graded, exploit) -> None:

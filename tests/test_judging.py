@@ -40,7 +40,7 @@ def _point(shown: str, measure: int, expected, **models) -> PointKey:
 @pytest.fixture(scope="module")
 def double():
     declared = _exercise("double", returns="int")
-    declared.case("small", "answer(n)", lambda: (1,))
+    declared.case("small", "answer(n)", lambda _draw: (1,))
     declared.case("large", "answer(n)", lambda: (5,), hidden=True)
     return declared
 
@@ -105,8 +105,8 @@ def test_a_value_answer_is_judged_by_digest_and_never_shown_its_expected_value()
     key = {"a": _key([PointKey("a", 0, Seen(value=Digest(codec.digest("view"))),
                                {"all-copy": Seen(value=Digest(codec.digest("copy")))})],
                      {"all-copy": "everything copied."})}
-    right = judge_cell(declared, False, CellObservation({"a": [Seen(value="view")]}), key)
-    wrong = judge_cell(declared, False, CellObservation({"a": [Seen(value="copy")]}), key)
+    right = judge_cell(declared, True, CellObservation({"a": [Seen(value="view")]}), key)
+    wrong = judge_cell(declared, True, CellObservation({"a": [Seen(value="copy")]}), key)
     assert right.message() is None
     assert "'view'" not in wrong.message() and "TABLE['a']: 'copy' is not right." in wrong.message()
     assert wrong.message().endswith("Your answer behaves as if everything copied.")
@@ -114,7 +114,7 @@ def test_a_value_answer_is_judged_by_digest_and_never_shown_its_expected_value()
 
 def test_dict_results_show_only_the_entries_that_differ() -> None:
     declared = _exercise("report", returns="observation")
-    declared.case("one", "answer(x)", lambda: (0,))
+    declared.case("one", "answer(x)", lambda _draw: (0,))
     key = {"one": _key([PointKey("x=0", 0, Seen(value={"value": 1.0, "left alone": True}))])}
     wrong = judge_cell(declared, False, CellObservation({"one": [Seen(value={"value": 1.0, "left alone": False})]}),
                        key)

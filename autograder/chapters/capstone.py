@@ -266,10 +266,10 @@ def _show_drawn(inputs: tuple) -> str:
 # The test cells pass both functions: grade("capstone-regression", {"broken": broken, "fixed": fixed}).
 regression = exercise("capstone-regression", '{"broken": broken, "fixed": fixed}', returns="observation",
                       agree="close")
-regression.case("broken-fails", "broken()", tuple, subject="broken", call=observe_broken,
-                show=lambda inputs: "the fragment's inputs")
-regression.case("broken-minimal", "each one-statement deletion of broken()", tuple, subject="broken",
-                call=observe_reduction, points=2, show=lambda inputs: "the fragment's inputs")
+regression.judged_when_graded("broken-fails", "broken()", tuple, subject="broken", call=observe_broken,
+                               show=lambda inputs: "the fragment's inputs")
+regression.judged_when_graded("broken-minimal", "each one-statement deletion of broken()", tuple, subject="broken",
+                               call=observe_reduction, points=2, show=lambda inputs: "the fragment's inputs")
 regression.case("fixed-gradient", "fixed()", _drawn, subject="fixed", call=observe_fixed, show=_show_drawn)
 regression.case("fixed-twice", "fixed(); fixed()", _drawn, subject="fixed", call=observe_fixed_twice,
                 show=_show_drawn, hidden=True)
@@ -350,4 +350,4 @@ SELFTEST_QUESTIONS = {
     "q4": ("Does pytest.raises(RuntimeError, match='output 0 of Tanh') pass when broken() writes "
            "hidden[:, 4:] twice before backward?", "bool"),
 }
-selftest("capstone-selftest", SELFTEST_QUESTIONS, hidden=("q3", "q4"))
+selftest("capstone-selftest", SELFTEST_QUESTIONS)

@@ -245,4 +245,4 @@ SELFTEST_QUESTIONS = {
     "q7": ("after that loss.backward(), is head.weight.grad None?", "bool"),
     "q8": ("p = nn.Parameter(torch.ones(3)): is p.detach() an nn.Parameter?", "bool"),
 }
-selftest("detach-selftest", SELFTEST_QUESTIONS, hidden=("q4", "q5", "q7"), agree="close")
+selftest("detach-selftest", SELFTEST_QUESTIONS, agree="close")

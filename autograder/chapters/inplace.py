@@ -22,46 +22,46 @@ from autograder.engine.draw import Draw
 SAVES_VALUES = ("input", "output", "nothing")
 
 # --------------------------------------------------------------------------- inplace-saves
-#: Each key of SAVES, the expression it asks about (over a non-leaf ``a``), and whether its check
-#: is hidden. No cell of the chapter says what these ops save.
-SAVES_EXPRESSIONS: dict[str, tuple[str, bool]] = {
-    "softplus": ("torch.nn.functional.softplus(a)", False),
-    "sqrt": ("a.sqrt()", False),
-    "softmax": ("a.softmax(0)", False),
-    "cosh": ("a.cosh()", False),
-    "cumsum": ("a.cumsum(0)", False),
-    "erf": ("a.erf()", False),
-    "relu6": ("torch.nn.functional.relu6(a)", True),
-    "softmin": ("torch.nn.functional.softmin(a, 0)", True),
-    "atan": ("a.atan()", True),
-    "flip": ("a.flip(0)", True),
+#: Each key of SAVES and the expression it asks about (over a non-leaf ``a``). No cell of the
+#: chapter says what these ops save.
+SAVES_EXPRESSIONS: dict[str, str] = {
+    "softplus": "torch.nn.functional.softplus(a)",
+    "sqrt": "a.sqrt()",
+    "softmax": "a.softmax(0)",
+    "cosh": "a.cosh()",
+    "cumsum": "a.cumsum(0)",
+    "erf": "a.erf()",
+    "relu6": "torch.nn.functional.relu6(a)",
+    "softmin": "torch.nn.functional.softmin(a, 0)",
+    "atan": "a.atan()",
+    "flip": "a.flip(0)",
 }
 
 saves = exercise("inplace-saves", "SAVES", require=require_dict("SAVES", list(SAVES_EXPRESSIONS)), returns="str")
-for _key, (_text, _hidden) in SAVES_EXPRESSIONS.items():
-    saves.entry(_key, f"SAVES[{_key!r}] ({_text})", hidden=_hidden)
+for _key, _text in SAVES_EXPRESSIONS.items():
+    saves.entry(_key, f"SAVES[{_key!r}] ({_text})")
 
 # --------------------------------------------------------------------------- inplace-saves-more
 #: The same question for more ops; no cell of the chapter says what they save.
-SAVES_MORE_EXPRESSIONS: dict[str, tuple[str, bool]] = {
-    "rsqrt": ("a.rsqrt()", False),
-    "tan": ("a.tan()", False),
-    "expm1": ("a.expm1()", False),
-    "log1p": ("a.log1p()", False),
-    "abs": ("a.abs()", False),
-    "leaky_relu": ("torch.nn.functional.leaky_relu(a, 0.1)", False),
-    "neg": ("-a", False),
-    "exp2": ("a.exp2()", True),
-    "log_softmax": ("a.log_softmax(0)", True),
-    "sinh": ("a.sinh()", True),
-    "silu": ("torch.nn.functional.silu(a)", True),
-    "sub_const": ("a - 2", True),
+SAVES_MORE_EXPRESSIONS: dict[str, str] = {
+    "rsqrt": "a.rsqrt()",
+    "tan": "a.tan()",
+    "expm1": "a.expm1()",
+    "log1p": "a.log1p()",
+    "abs": "a.abs()",
+    "leaky_relu": "torch.nn.functional.leaky_relu(a, 0.1)",
+    "neg": "-a",
+    "exp2": "a.exp2()",
+    "log_softmax": "a.log_softmax(0)",
+    "sinh": "a.sinh()",
+    "silu": "torch.nn.functional.silu(a)",
+    "sub_const": "a - 2",
 }
 
 saves_more = exercise("inplace-saves-more", "SAVES_MORE",
                       require=require_dict("SAVES_MORE", list(SAVES_MORE_EXPRESSIONS)), returns="str")
-for _key, (_text, _hidden) in SAVES_MORE_EXPRESSIONS.items():
-    saves_more.entry(_key, f"SAVES_MORE[{_key!r}] ({_text})", hidden=_hidden)
+for _key, _text in SAVES_MORE_EXPRESSIONS.items():
+    saves_more.entry(_key, f"SAVES_MORE[{_key!r}] ({_text})")
 
 
 # --------------------------------------------------------------------------- the repairs
@@ -134,4 +134,4 @@ SELFTEST_QUESTIONS = {
     "q5": ("a a non-leaf; y = (a * a.detach()).sum(); under torch.no_grad(): a.add_(1); "
            "does y.backward() succeed?", "bool"),
 }
-selftest("inplace-selftest", SELFTEST_QUESTIONS, hidden=("q4", "q5"))
+selftest("inplace-selftest", SELFTEST_QUESTIONS)

@@ -384,4 +384,4 @@ SELFTEST_QUESTIONS = {
     "q5": ("y = torch.ones(2) * 3 under torch.inference_mode(); can you compute (y * w).sum() and call "
            "backward() on it, for w requiring grad?", "bool"),
 }
-selftest("leaves-selftest", SELFTEST_QUESTIONS, hidden=("q4", "q5"))
+selftest("leaves-selftest", SELFTEST_QUESTIONS)

@@ -552,8 +552,7 @@ BATCHNORM_QUESTIONS = {
 }
 batchnorm = exercise("modules-batchnorm", "BATCHNORM", require=require_dict("BATCHNORM", list(BATCHNORM_QUESTIONS)))
 for _key, (_question, _kind) in BATCHNORM_QUESTIONS.items():
-    batchnorm.entry(_key, f"BATCHNORM[{_key!r}] ({_question})", returns=_kind,
-                    hidden=_key in ("tracked_after_eval", "tracked_dtype_after_to"))
+    batchnorm.entry(_key, f"BATCHNORM[{_key!r}] ({_question})", returns=_kind)
 
 
 # --------------------------------------------------------------------------- modules-selftest
@@ -571,4 +570,4 @@ SELFTEST_QUESTIONS = {
     "q6": ("a running event counter, a 0-dim int64 tensor: which of the two registrations does torch refuse, "
            "'parameter' or 'buffer'?", "str"),
 }
-selftest("modules-selftest", SELFTEST_QUESTIONS, hidden=("q4", "q5", "q6"))
+selftest("modules-selftest", SELFTEST_QUESTIONS)

@@ -31,7 +31,7 @@ STRIDE_EXPRESSIONS = {
 strides = exercise("views-strides", "STRIDES", require=require_dict("STRIDES", list(STRIDE_EXPRESSIONS)),
                    returns="int-tuple")
 for _key, _text in STRIDE_EXPRESSIONS.items():
-    strides.entry(_key, f"STRIDES[{_key!r}] ({_text})", hidden=_key in ("row_block", "expanded"))
+    strides.entry(_key, f"STRIDES[{_key!r}] ({_text})")
 
 # --------------------------------------------------------------------------- views-classify
 CLASSIFY_KEYS = ("transpose", "basic_slice", "advanced_index", "boolean_mask", "view", "reshape", "contiguous",
@@ -39,31 +39,31 @@ CLASSIFY_KEYS = ("transpose", "basic_slice", "advanced_index", "boolean_mask", "
 classify = exercise("views-classify", "CLASSIFY", require=require_dict("CLASSIFY", list(CLASSIFY_KEYS)),
                     returns="str")
 for _key in CLASSIFY_KEYS:
-    classify.entry(_key, f"CLASSIFY[{_key!r}]", hidden=_key in ("boolean_mask", "contiguous", "clone", "expand"))
+    classify.entry(_key, f"CLASSIFY[{_key!r}]")
 
 # --------------------------------------------------------------------------- views-classify-more
 #: The expressions of CLASSIFY_MORE, over x = torch.arange(20.).view(4, 5) and
-#: y = torch.arange(60.).view(3, 4, 5); hidden ones decide the grade.
-MORE_EXPRESSIONS = {
-    "x[1:].flatten()": False,
-    "x[:, 1:].flatten()": False,
-    "x.squeeze(0)": False,
-    "x.unfold(1, 3, 1)": False,
-    "x.narrow(0, 1, 2)": False,
-    "x[torch.tensor([False, True, True, False])]": False,
-    "y.movedim(0, 2).view(60)": False,
-    "x.as_strided((4, 5), (5, 1), 1)": True,
-    "x[2:].as_strided((4, 5), (5, 1), 0)": True,
-    "y.permute(2, 0, 1).diagonal(0, 1, 2)": True,
-    "y[:, :, :2].flatten(0, 1)": True,
-    "x.T.unbind(0)[2]": True,
-    "y.movedim(0, 2).reshape(60)": True,
-    "y[:, 1].flatten()": True,
-}
+#: y = torch.arange(60.).view(3, 4, 5).
+MORE_EXPRESSIONS = (
+    "x[1:].flatten()",
+    "x[:, 1:].flatten()",
+    "x.squeeze(0)",
+    "x.unfold(1, 3, 1)",
+    "x.narrow(0, 1, 2)",
+    "x[torch.tensor([False, True, True, False])]",
+    "y.movedim(0, 2).view(60)",
+    "x.as_strided((4, 5), (5, 1), 1)",
+    "x[2:].as_strided((4, 5), (5, 1), 0)",
+    "y.permute(2, 0, 1).diagonal(0, 1, 2)",
+    "y[:, :, :2].flatten(0, 1)",
+    "x.T.unbind(0)[2]",
+    "y.movedim(0, 2).reshape(60)",
+    "y[:, 1].flatten()",
+)
 classify_more = exercise("views-classify-more", "CLASSIFY_MORE",
                          require=require_dict("CLASSIFY_MORE", list(MORE_EXPRESSIONS)), returns="str")
-for _expression, _hidden in MORE_EXPRESSIONS.items():
-    classify_more.entry(_expression, f"CLASSIFY_MORE[{_expression!r}]", hidden=_hidden)
+for _expression in MORE_EXPRESSIONS:
+    classify_more.entry(_expression, f"CLASSIFY_MORE[{_expression!r}]")
 
 
 # --------------------------------------------------------------------------- views-shares-storage
@@ -271,4 +271,4 @@ SELFTEST_QUESTIONS = {
     "q7": ("e = torch.arange(3.).unsqueeze(1).expand(3, 4): how many storage slots does e.contiguous() read?",
            "int"),
 }
-selftest("views-selftest", SELFTEST_QUESTIONS, hidden=("q4", "q5", "q7"))
+selftest("views-selftest", SELFTEST_QUESTIONS)

@@ -137,7 +137,13 @@ class Exercise:
     cases: list[Case] = field(default_factory=list)
 
     def case(self, name: str, probe: str, inputs: Callable[..., Inputs], **fields_: Any) -> Case:
-        """Declare one case; keyword fields override the exercise's defaults (see :class:`Case`)."""
+        """Declare one case; keyword fields override the exercise's defaults (see :class:`Case`).
+
+        Raises:
+            ValueError: for a visible check worth points whose inputs draw nothing: its expected
+                result would be the same on every run, and a learner's installation would carry it
+                (declare it with :meth:`judged_when_graded`).
+        """
         unknown = set(fields_) - _CASE_FIELDS
         if unknown:
             raise TypeError(f"{self.grade_id}/{name}: unknown case fields {sorted(unknown)}")
@@ -145,12 +151,30 @@ class Exercise:
             raise ValueError(f"{self.grade_id}: case {name!r} is declared twice")
         values = {"answer": self.answer, "subject": self.answer, **self.defaults, **fields_}
         declared = Case(exercise=self.grade_id, name=name, probe=probe, inputs=inputs, **values)
+        if not declared.hidden and declared.points and declared.form is None and not (
+                accepts_draw(inputs) or declared.search or declared.anchors):
+            raise ValueError(f"{self.grade_id}/{name}: a visible check worth points draws nothing, so its expected "
+                             "result ships with the course: judge it when graded")
         self.cases.append(declared)
         return declared
 
+    def judged_when_graded(self, name: str, probe: str, inputs: Callable[..., Inputs], **fields_: Any) -> Case:
+        """Declare a check whose expected result must not ship with the course (its inputs draw
+        nothing, or its answer comes from a small set that trying values would find): a visible
+        check of the result's form only, for no points, and the hidden check that judges it."""
+        kind = fields_.get("returns", self.defaults.get("returns"))
+        self.case(f"{name} (form)", probe, inputs, **{**fields_, "form": kind or "any", "points": 0})
+        return self.case(name, probe, inputs, **{**fields_, "hidden": True})
+
     def entry(self, key: str, probe: str, **fields_: Any) -> Case:
-        """Declare a case that reads ``answer[key]`` of a value answer (a dict of answers)."""
-        return self.case(key, probe, lambda k=key: (k,), entry=True, **fields_)
+        """Declare the checks of ``answer[key]``, one entry of a value answer (a dict of answers): a
+        visible check of its form, for no points, and a hidden check of its value.
+
+        A value is judged only when graded: its domain is small (a word of three, a tuple of small
+        ints, yes or no), so a verdict in the learner's kernel would give it away by trying values,
+        and a learner's installation carries no expected value, not even a digest of one.
+        """
+        return self.judged_when_graded(key, probe, lambda k=key: (k,), entry=True, **fields_)
 
     def selected(self, hidden: bool) -> list[Case]:
         """The visible cases, or the hidden ones."""
@@ -218,28 +242,19 @@ def lookup(grade_id: str) -> Exercise:
     return _REGISTRY[grade_id]
 
 
-def selftest(grade_id: str, questions: dict[str, tuple[str, str]], hidden: Sequence[str],
-             agree: str = "eq") -> Exercise:
-    """Declare a chapter's self-test: ``SELFTEST``, a dict of answers, one case per question.
+def selftest(grade_id: str, questions: dict[str, tuple[str, str]], agree: str = "eq") -> Exercise:
+    """Declare a chapter's self-test: ``SELFTEST``, a dict of answers, one entry per question (its
+    form checked in the visible cell, its value judged when graded: :meth:`Exercise.entry`).
 
     Args:
         grade_id: The self-test's grade id, e.g. ``"views-selftest"``.
         questions: Maps each key to ``(question, result kind)``.
-        hidden: The keys whose cases are hidden. A yes-or-no question (kind ``"bool"``) is always
-            judged by a hidden case; where it is visible, its visible case checks its form only.
         agree: How a found answer is compared with the expected one.
     """
     declared = exercise(grade_id, "SELFTEST", require=require_dict("SELFTEST", list(questions)),
                         module=sys._getframe(1).f_globals["__name__"], agree=agree)
     for key, (question, kind) in questions.items():
-        probe = f"SELFTEST[{key!r}] ({question})"
-        if kind == "bool" and key not in hidden:
-            # Any verdict on a yes-or-no answer tells the other answer: the visible check takes
-            # its form only, for no points, and the hidden check decides it.
-            declared.case(f"{key} (form)", probe, lambda k=key: (k,), entry=True, form="bool", points=0)
-            declared.entry(key, probe, returns=kind, hidden=True)
-        else:
-            declared.entry(key, probe, returns=kind, hidden=key in hidden)
+        declared.entry(key, f"SELFTEST[{key!r}] ({question})", returns=kind)
     return declared
 
 

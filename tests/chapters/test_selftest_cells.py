@@ -1,8 +1,9 @@
-"""A self-test's visible cell says what it checks: which answers by value, which by form only (a
-yes-or-no answer, whose verdict would tell the other answer), and which the hidden cell judges.
+"""A self-test's visible cell says what it checks: the form of each answer (a value is judged only
+when graded: a verdict in the learner's kernel would tell it by trying values), and which answers
+the hidden cell judges.
 
 The sentence is read off the cases ``autograder.engine.cases.selftest`` declared, so a question
-moved between visible and hidden, or a yes-or-no question added, fails here until the cell says so.
+added or moved fails here until the cell says so.
 """
 
 from __future__ import annotations
@@ -39,15 +40,17 @@ def keys(names: list[str]) -> str:
 
 def expected_docstring(grade_id: str) -> str:
     declared = cases.lookup(grade_id).cases
-    by_form = [case.name.removesuffix(" (form)") for case in declared if not case.hidden and case.form]
     by_value = [case.name for case in declared if not case.hidden and not case.form]
-    hidden = [case.name for case in declared if case.hidden]
-    said = [keys(by_value)] if by_value else []
+    by_form = [case.name.removesuffix(" (form)") for case in declared if not case.hidden and case.form]
+    hidden = sorted((case.name for case in declared if case.hidden), key=lambda name: int(name[1:]))
+    if not by_value and by_form == hidden:
+        return f"SELFTEST: checks the kind of each answer, {keys(hidden)}; their values are judged when graded."
+    said = [f"the values of {keys(by_value)}"] if by_value else []
     if by_form:
-        said.append(f"that {keys(by_form)} {'is' if len(by_form) == 1 else 'are'} True or False")
+        said.append(f"the kind of {keys(by_form)}")
     text = "SELFTEST: checks " + ", and ".join(said)
     if hidden:
-        text += f"; {keys(sorted(hidden, key=lambda name: int(name[1:])))} " \
+        text += f"; {'the value' if len(hidden) == 1 else 'the values'} of {keys(hidden)} " \
                 f"{'is' if len(hidden) == 1 else 'are'} judged when graded"
     return text + "."
 
@@ -64,7 +67,7 @@ def test_the_sentence_is_read_off_the_declared_cases() -> None:
     assert keys(["q1", "q2", "q6"]) == "q1, q2 and q6"
     assert keys(["q3"]) == "q3"
     assert expected_docstring("buckets-selftest") == (
-        "SELFTEST: checks q1 and q2, and that q3 is True or False; q3 to q5 are judged when graded.")
+        "SELFTEST: checks the kind of each answer, q1 to q5; their values are judged when graded.")
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)

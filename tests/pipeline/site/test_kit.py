@@ -83,6 +83,26 @@ def test_a_companion_ships_no_expected_value(kit: Path) -> None:
                     assert point["expected"]["value"] == {"t": "none"} and point["models"] == {}
 
 
+def test_the_kit_ships_nothing_a_graded_check_expects(kit: Path) -> None:
+    """No digest (an answer from a small set is found by trying every value against it), and no
+    expected result of a check worth points whose inputs are the same on every run: what the kit
+    holds of a check worth points is its results on the course's fixed inputs, which a graded run
+    draws afresh."""
+    from autograder.engine.draw import accepts_draw
+
+    wheel = zipfile.ZipFile(kit)
+    for assignment in SPLIT:
+        keys = json.loads(wheel.read(f"autograder/visible/{assignment.replace('-', '_')}.json"))["keys"]
+        assert "digest" not in json.dumps(keys), assignment
+        for grade_id, exercise in cases.exercises(assignment).items():
+            for case in exercise.selected(hidden=False):
+                fixed = not (accepts_draw(case.inputs) or case.search or case.anchors)
+                points = keys[grade_id][case.name]["points"]
+                assert case.points == 0 or not fixed, (grade_id, case.name)
+                if case.form is not None:
+                    assert all(p["expected"]["value"] == {"t": "none"} and not p["models"] for p in points)
+
+
 LEARNER = r'''
 import json, linecache, sys
 sys.path[:0] = [{site!r}]
