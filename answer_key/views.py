@@ -93,13 +93,13 @@ key("views-classify", lambda: {k: classify_by_probe(k) for k in PROBES}, values=
     Model("never-copies", dict.fromkeys(PROBES, "view"), "no operation ever copied."),
     Model("reshape-always-views", {"reshape": "view", "contiguous": "view"},
           "reshape and contiguous() always returned a view of their input."),
-    Model("reshape-always-copies", {"reshape": "copy", "contiguous": "copy"},
-          "reshape and contiguous() always allocated new memory."),
+    Model("reshape-always-copies", {"reshape": "copy"}, "reshape always allocated new memory."),
+    Model("contiguous-always-copies", {"contiguous": "copy"}, "contiguous() always allocated new memory."),
     Model("header-ops-copy", {"transpose": "copy", "expand": "copy", "basic_slice": "copy"},
           "an operation that changes the shape or the order of the elements had to move them."),
     Model("detach-copies", {"detach": "copy"}, "detach() copied the data it cut from the graph."),
-    Model("index-views", {"advanced_index": "view", "boolean_mask": "view"},
-          "indexing with a list or a mask returned a view, as slicing does."),
+    Model("list-index-views", {"advanced_index": "view"}, "indexing with a list returned a view, as slicing does."),
+    Model("mask-views", {"boolean_mask": "view"}, "indexing with a mask returned a view, as slicing does."),
 ])
 
 

@@ -194,8 +194,8 @@ WRONG = {
     "views-classify": [
         ("detach-copies", _with(CLASSIFY, detach="copy"), "detach-copies"),
         ("reshape-always-view", _with(CLASSIFY, reshape="view", contiguous="view"), "reshape-always-views"),
-        ("advanced-index-view", _with(CLASSIFY, advanced_index="view"), "index-views"),
-        ("contiguous-always-copies", _with(CLASSIFY, contiguous="copy"), "reshape-always-copies"),
+        ("advanced-index-view", _with(CLASSIFY, advanced_index="view"), "list-index-views"),
+        ("contiguous-always-copies", _with(CLASSIFY, contiguous="copy"), "contiguous-always-copies"),
         ("not-a-category", _with(CLASSIFY, reshape="sometimes"), None),
     ],
     "views-classify-more": [

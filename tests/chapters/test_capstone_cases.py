@@ -20,7 +20,7 @@ from autograder.engine.reduction import (
     still_failing_reductions,
     witnessed_failure,
 )
-from autograder.engine.trials import piece
+from autograder.engine.trials import compiled, piece
 from autograder.pipeline.course import Course, nbgrader_meta, read_notebook
 from tests.cases import ChapterCases
 from tests.catalog.capstone import BROKEN_NOT_MINIMAL, EXPLOITS, MESSAGE, RIGHT, TEST, TEST_NOTHING
@@ -131,7 +131,7 @@ def broken():
     assert deletions_keeping(_defined(source)) == 1
 
 
-CORRECT_PAIRS = [piece(key.TRIALS[name]) for name in CORRECT]
+CORRECT_PAIRS = [piece(compiled(key.TRIALS[name])) for name in CORRECT]
 
 
 def test_every_mutant_fails_otherwise_and_both_correct_pairs_fail_alike():
@@ -140,7 +140,7 @@ def test_every_mutant_fails_otherwise_and_both_correct_pairs_fail_alike():
     assert reference[1].split(" Hint:")[0] == second[1].split(" Hint:")[0]
     assert set(key.TRIALS) == {*CORRECT, *MUTANTS}
     for name in MUTANTS:
-        broken, fixed = piece(key.TRIALS[name])
+        broken, fixed = piece(compiled(key.TRIALS[name]))
         if name == "fixed-through-data":
             assert not torch.allclose(fixed(), CORRECT_PAIRS[0][1](), atol=1e-4)
         else:
@@ -166,9 +166,9 @@ def test_every_correct_pair_sends_what_a_repaired_fragment_sends():
 def test_mutation_grading_needs_the_test_to_pass_on_both_correct_pairs():
     good = _defined(TEST, "test_regression")
     assert all(passes_with(good, *pair) for pair in CORRECT_PAIRS)
-    assert not any(passes_with(good, *piece(key.TRIALS[name])) for name in MUTANTS)
+    assert not any(passes_with(good, *piece(compiled(key.TRIALS[name]))) for name in MUTANTS)
     nothing = _defined(TEST_NOTHING, "test_regression")
-    assert passes_with(nothing, *piece(key.TRIALS["broken-no-longer-raises"]))
+    assert passes_with(nothing, *piece(compiled(key.TRIALS["broken-no-longer-raises"])))
 
 
 def test_the_key_agrees_with_torch():

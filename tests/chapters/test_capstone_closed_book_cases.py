@@ -13,7 +13,7 @@ from autograder.chapters.capstone import CORRECT, MUTANTS
 from autograder.chapters.capstone_closed_book import PROVIDERS
 from autograder.engine.observe import resolve_answer
 from autograder.engine.reduction import deletions_keeping, passes_with, witnessed_failure
-from autograder.engine.trials import piece
+from autograder.engine.trials import compiled, piece
 from autograder.pipeline.course import Course, nbgrader_meta, read_notebook
 from tests.cases import ChapterCases
 from tests.catalog.capstone_closed_book import BROKEN_NOT_MINIMAL, TEST
@@ -79,14 +79,14 @@ def test_the_reference_is_one_minimal_and_raised_by_its_own_backward():
 
 
 def test_the_pairs_and_mutants_behave_as_their_names_say():
-    correct = [piece(key.TRIALS[name]) for name in CORRECT]
+    correct = [piece(compiled(key.TRIALS[name])) for name in CORRECT]
     reference = witnessed_failure(correct[0][0], PROVIDERS)["raised"]
     assert witnessed_failure(correct[1][0], PROVIDERS)["raised"][1].split(" Hint:")[0] == \
         reference[1].split(" Hint:")[0]
     assert torch.allclose(correct[0][1](), correct[1][1](), atol=1e-6)
     assert set(key.TRIALS) == {*CORRECT, *MUTANTS}
     for name in MUTANTS:
-        broken, fixed = piece(key.TRIALS[name])
+        broken, fixed = piece(compiled(key.TRIALS[name]))
         if name == "fixed-through-data":
             assert not torch.allclose(fixed(), correct[0][1](), atol=1e-4)
         else:
@@ -94,7 +94,7 @@ def test_the_pairs_and_mutants_behave_as_their_names_say():
     namespace = kernel_namespace()
     run_cell_source(TEST, "<test>", namespace)
     assert all(passes_with(namespace["test_regression"], *pair) for pair in correct)
-    assert not any(passes_with(namespace["test_regression"], *piece(key.TRIALS[name])) for name in MUTANTS)
+    assert not any(passes_with(namespace["test_regression"], *piece(compiled(key.TRIALS[name]))) for name in MUTANTS)
 
 
 def test_the_visible_checks_hold_no_expected_value():
