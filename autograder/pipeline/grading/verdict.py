@@ -13,7 +13,7 @@ job's report and no other. The text a failed test cell shows is the text ``grade
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import nbformat
 
@@ -239,7 +239,7 @@ def judge(result: wire.JobResult, student_edition: nbformat.NotebookNode, key: K
             seen = report.observation if isinstance(report.observation, observe.CellObservation) \
                 else observe.CellObservation(unfinished=report.failed or "the checks reported nothing readable")
             seen = _with_trials(exercise, hidden, seen, (trial_results or {}).get(grade_id, {}))
-            seen.draws = result.secrets.get(grade_id, {})  # what the supervisor drew and kept, not the job's word
+            seen = replace(seen, draws=result.secrets.get(grade_id, {}))  # the supervisor's draws, not the job's word
             decided = judging.judge_cell(exercise, hidden, seen, key.expected[exercise.grade_id, hidden])
             verdict.tests[grade_id] = TestCell(grade_id, decided)
     return verdict
