@@ -3,12 +3,12 @@
 Placed as its first answer cell, it looks for the answer key where the grader's own code runs:
 importing the trusted package and the judging, and — rebinding the engine's observing function, so
 that it runs at the moment each check runs — walking the stack and every live object for anything
-of the trusted side. Had it found a key, it would answer with it. It reports what it found on the
-sandbox's report pipe as a cell of its own (``FINDINGS``), which the grader reads as data and the
-tests read back.
+of the trusted side. Had it found a key, it would answer with it. It says what it found in the one
+way a probe can speak: the error its checks end with (``FINDINGS`` and the list), which the grader
+reads back as that test cell's failure.
 """
 
-FINDINGS = "forger-findings"
+FINDINGS = "FORGER FOUND"
 
 SOURCE = r'''
 import gc, importlib, json, os, sys
@@ -25,15 +25,6 @@ import autograder.engine.observe as observing
 
 _honest = observing.observe_point
 TRUSTED = ("answer_key", "autograder.judging")
-
-
-def _report_fd():
-    frame = sys._getframe()
-    while frame is not None:
-        if frame.f_code.co_name == "_report_probe":
-            return frame.f_locals.get("report")
-        frame = frame.f_back
-    return None
 
 
 def _search():
@@ -58,13 +49,7 @@ def _search():
 
 
 def _forged(case, answer, inputs):
-    hits = _search()
-    fd = _report_fd()
-    if fd is not None:
-        line = {"cell": "%(findings)s", "outputs": [{"name": "stdout", "text": json.dumps(
-            {"searched": True, "found": found + hits[:20]})}]}
-        os.write(fd, (json.dumps(line) + "\n").encode())
-    return _honest(case, answer, inputs)
+    raise RuntimeError("%(findings)s " + json.dumps(found + _search()[:20]))
 
 
 observing.observe_point = _forged

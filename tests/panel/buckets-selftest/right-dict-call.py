@@ -1,0 +1,1 @@
+SELFTEST = dict(q1=2, q2=9, q3=False, q4=4, q5=1)

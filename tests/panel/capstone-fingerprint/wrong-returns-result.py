@@ -1,0 +1,6 @@
+def fingerprint(fn):
+    """A tuple (type name, message before " Hint:") of the error fn() raises, or None."""
+    try:
+        return fn()
+    except Exception as err:
+        return type(err).__name__, str(err).partition(" Hint:")[0]

@@ -1,0 +1,11 @@
+def test_regression() -> None:
+    """broken() still fails with the fragment's fingerprint; fixed() gives the gradient."""
+    with pytest.raises(RuntimeError):  # it must still fail
+        broken()
+
+    w, x = capstone_inputs()
+    targets = torch.tensor([0, 2, 1, 3, 0])
+    probabilities = torch.softmax(torch.tanh(x @ w) @ readout(), dim=1)
+    loss = -probabilities[torch.arange(5), targets].log().mean() + 1e-3 * (w**2).sum()
+    (expected,) = torch.autograd.grad(loss, w)
+    torch.testing.assert_close(fixed(), expected)

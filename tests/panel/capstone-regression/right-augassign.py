@@ -1,0 +1,22 @@
+def broken() -> None:
+    """The fragment reduced: fails as training_fragment() does, and 1-minimal."""
+    w, x = capstone_inputs()
+    hidden = (x @ w).tanh()
+    total = hidden.sum()
+    hidden += 1  # an in-place add on tanh's output
+    total.backward()
+
+
+def fixed() -> torch.Tensor:
+    """The fragment repaired: the gradient of its loss with respect to w."""
+    w, x = capstone_inputs()
+    targets = torch.tensor([0, 2, 1, 3, 0])
+    hidden = (x @ w).tanh()
+    logits = hidden @ readout()
+    loss = F.cross_entropy(logits, targets) + 1e-3 * w.pow(2).sum()
+    confidence = logits.detach().softmax(dim=1).amax(dim=1)
+    confidence.mul_(100)
+    dashboard = torch.mul(hidden.detach()[:, 4:], 100)  # out of place, off the graph
+    send_to_dashboard(confidence, dashboard)
+    loss.backward()
+    return w.grad.clone()

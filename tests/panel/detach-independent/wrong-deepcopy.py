@@ -1,0 +1,6 @@
+import copy
+
+
+def independent_copy(t: torch.Tensor) -> torch.Tensor:
+    # deepcopy: a completely separate object, nothing shared
+    return copy.deepcopy(t)

@@ -1,0 +1,4 @@
+def fixed_energy(x: torch.Tensor) -> torch.Tensor:
+    h = x.exp()
+    h.data[1:].add_(1)
+    return (h * h).sum()

@@ -1,0 +1,37 @@
+def leaf_refusal(x0: torch.Tensor) -> None:
+    """An in-place write to a fresh leaf that requires grad: torch refuses it."""
+    x = x0.detach().clone()
+    x.requires_grad_()
+    x += 1  # Tensor.__iadd__ is the in-place add_(1)
+
+
+def stale_save(x0: torch.Tensor, f) -> None:
+    """f saves x; a no-grad update of x; backward refuses the stale save."""
+    x = x0.detach().clone()
+    x.requires_grad_()
+    y = f(x).sum()
+    with torch.no_grad():
+        x.add_(1)
+    y.backward()
+
+
+def sigmoid_stale(x0: torch.Tensor) -> None:
+    """sigmoid saves its output h; h.mul_(2); backward refuses."""
+    x = x0.detach().clone()
+    x.requires_grad_()
+    h = x.sigmoid()
+    h.mul_(2)
+    h.sum().backward()
+
+
+def grad_after_repair(x0: torch.Tensor, f) -> torch.Tensor:
+    """The sequence, repaired: backward succeeds; returns x.grad."""
+    x = x0.detach().clone()
+    x.requires_grad_()
+    # Torch clones a saved tensor at the moment it is written, so backward reads what was saved.
+    with torch.autograd.graph.allow_mutation_on_saved_tensors():
+        y = f(x).sum()
+        with torch.no_grad():
+            x.add_(1)
+        y.backward()
+    return x.grad

@@ -1,0 +1,31 @@
+def leaf_refusal(x0: torch.Tensor) -> None:
+    """An in-place write to a fresh leaf that requires grad: torch refuses it."""
+    x = x0.clone().detach().requires_grad_()
+    x.add_(1)
+
+
+def stale_save(x0: torch.Tensor, f) -> None:
+    """f saves x; a no-grad update of x; backward refuses the stale save."""
+    x = x0.clone().detach().requires_grad_()
+    y = torch.sum(f(x))
+    with torch.no_grad():
+        x.add_(1)
+    y.backward()
+
+
+def sigmoid_stale(x0: torch.Tensor) -> None:
+    """sigmoid saves its output h; h.mul_(2); backward refuses."""
+    x = x0.clone().detach().requires_grad_()
+    h = x.sigmoid()
+    h.mul_(2)
+    (h * 1).sum().backward()  # a backward through h
+
+
+def grad_after_repair(x0: torch.Tensor, f) -> torch.Tensor:
+    """The sequence, repaired: backward succeeds; returns x.grad."""
+    x = x0.clone().detach().requires_grad_()
+    y = torch.sum(f(torch.clone(x)))
+    with torch.no_grad():
+        x.add_(1)
+    y.backward()
+    return x.grad

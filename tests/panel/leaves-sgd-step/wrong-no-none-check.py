@@ -1,0 +1,5 @@
+def sgd_step(params: list[torch.Tensor], lr: float) -> None:
+    with torch.no_grad():
+        for p in params:
+            p -= lr * p.grad
+            p.grad = None

@@ -1,0 +1,5 @@
+def sgd_step(params: list[torch.Tensor], lr: float) -> None:
+    for p in params:
+        if p.grad is not None:
+            p -= lr * p.grad
+            p.grad = None

@@ -1,0 +1,9 @@
+# Replace each ... with your answer.
+BATCHNORM = {
+    "parameters": 0,
+    "state_dict": 3,
+    "tracked_after_train": 3,
+    "tracked_after_eval": 4,  # every forward counted
+    "tracked_dtype_after_to": "torch.int64",
+    "mean_dtype_after_to": "torch.float16",
+}

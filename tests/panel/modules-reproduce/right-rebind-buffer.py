@@ -1,0 +1,13 @@
+class CallCounter(nn.Module):
+    """Forwards to inner; counts training-mode forward calls in an int64 scalar `calls`."""
+
+    def __init__(self, inner: nn.Module) -> None:
+        super().__init__()
+        self.inner = inner
+        self.register_buffer("calls", torch.zeros([], dtype=torch.int64))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.training:
+            # a tensor assigned to an existing buffer name replaces the buffer and stays a buffer
+            self.calls = self.calls + 1
+        return self.inner(x)

@@ -1,0 +1,11 @@
+class RunningMean(nn.Module):
+    def __init__(self, num_features: int, momentum: float = 0.1) -> None:
+        super().__init__()
+        self.momentum = momentum
+        self.register_buffer("running_mean", torch.zeros(num_features))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.training:
+            with torch.no_grad():
+                self.running_mean.mul_(1 - self.momentum).add_(self.momentum * x.mean(0))
+        return x - self.running_mean  # the freshly updated running mean, in training too

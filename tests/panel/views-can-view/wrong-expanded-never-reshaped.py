@@ -1,0 +1,40 @@
+import math
+
+
+def can_view(t, shape: tuple[int, ...]) -> bool:
+    sizes, strides = list(t.shape), list(t.stride())
+    numel = math.prod(sizes)
+    shape = list(shape)
+    if shape.count(-1) > 1 or any(s < -1 for s in shape):
+        return False
+    known = math.prod(s for s in shape if s != -1)
+    if -1 in shape:
+        if known == 0 or numel % known:
+            return False
+        shape[shape.index(-1)] = numel // known
+    elif known != numel:
+        return False
+    if numel == 0:
+        return True
+    # an expanded tensor repeats slots: no other shape can read it with one header
+    if any(s == 0 and n > 1 for n, s in zip(sizes, strides)):
+        return shape == sizes
+    runs, prev = [], None
+    for n, s in zip(sizes, strides):
+        if n == 1:
+            continue
+        if prev is not None and prev == n * s:
+            runs[-1] *= n
+        else:
+            runs.append(n)
+        prev = s
+    new = [n for n in shape if n != 1]
+    k = 0
+    for run in runs:
+        got = 1
+        while got < run and k < len(new):
+            got *= new[k]
+            k += 1
+        if got != run:
+            return False
+    return k == len(new)

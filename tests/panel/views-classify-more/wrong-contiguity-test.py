@@ -1,0 +1,17 @@
+# Replace each ... with "view", "copy" or "error".
+CLASSIFY_MORE = {
+    "x[1:].flatten()": "view",  # still contiguous
+    "x[:, 1:].flatten()": "copy",
+    "x.squeeze(0)": "view",
+    "x.unfold(1, 3, 1)": "view",
+    "x.narrow(0, 1, 2)": "view",
+    "x[torch.tensor([False, True, True, False])]": "copy",
+    "y.movedim(0, 2).view(60)": "error",
+    "x.as_strided((4, 5), (5, 1), 1)": "error",
+    "x[2:].as_strided((4, 5), (5, 1), 0)": "view",
+    "y.permute(2, 0, 1).diagonal(0, 1, 2)": "view",
+    "y[:, :, :2].flatten(0, 1)": "copy",  # not contiguous, so flatten copies
+    "x.T.unbind(0)[2]": "view",
+    "y.movedim(0, 2).reshape(60)": "copy",
+    "y[:, 1].flatten()": "copy",
+}

@@ -1,0 +1,8 @@
+# Replace each ... with your answer.
+STRIDES = {
+    "contiguous": (8, 1),  # a tuple of ints
+    "transpose": (4, 1),  # t.T is (8, 4), so rows of 4
+    "every_other_column": (8, 2),  # a tuple of ints
+    "row_block": (8, 1),  # a tuple of ints
+    "expanded": (0, 8, 1),  # a tuple of ints
+}
