@@ -37,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _run(args)
     except Exception as err:  # noqa: BLE001 - every error is told in one line; --debug shows where it came from
+        from autograder.pipeline.progress import end_line
+
+        end_line()
         if args.debug:
             raise
         print(f"autograd-state {args.command}: {_one_line(err)}", file=sys.stderr)

@@ -36,9 +36,11 @@ def course(tmp_path_factory):
 
 
 def one_line_error(capsys) -> str:
-    printed = capsys.readouterr()
-    assert printed.err.count("\n") == 1 and "Traceback" not in printed.err, printed.err
-    return printed.err
+    """The error the command printed: one line on stderr besides its progress bars (each redrawn with \\r)."""
+    printed = capsys.readouterr().err
+    said = [line for line in printed.split("\n") if line and not line.startswith("\r")]
+    assert len(said) == 1 and "Traceback" not in printed, printed
+    return said[0]
 
 
 def test_a_missing_path_is_named_with_its_tilde_expanded(course, capsys, monkeypatch, tmp_path) -> None:
@@ -79,6 +81,19 @@ def test_an_unexpected_error_is_one_line_and_its_traceback_is_shown_under_debug(
     assert not isinstance(raised.value, CommandError)
     with pytest.raises(CommandError, match="no chapter 'view'"):
         main(["--debug", "--root", str(course.root), "grade", "view"])
+
+
+def test_what_nbgrader_refuses_is_one_line_naming_its_exception(tmp_path, capsys) -> None:
+    """nbgrader logs a traceback per notebook it cannot convert: the command says the exception, once."""
+    course = copy_course(tmp_path / "course")
+    source = course.source_notebook(CHAPTER)
+    notebook = json.loads(source.read_text())
+    answer = next(c for c in notebook["cells"] if (c["metadata"].get("nbgrader") or {}).get("solution"))
+    notebook["cells"].append(answer)
+    source.write_text(json.dumps(notebook))  # one grade id twice: nbgrader refuses the source
+    assert main(["--root", str(course.root), "release", CHAPTER]) == 2
+    error = one_line_error(capsys)
+    assert f"nbgrader GenerateAssignment {CHAPTER} failed: jsonschema.exceptions.ValidationError: " in error
 
 
 def guide_lines(heading: str) -> list[str]:
