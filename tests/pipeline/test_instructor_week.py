@@ -28,7 +28,9 @@ import contextlib
 import csv
 import io
 import json
+import os
 import shutil
+import time
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -284,9 +286,6 @@ class InstructorWeek(RuleBasedStateMachine):
             members.append((f"ann lee/{chapter}.ipynb", notebook_text(self.course, chapter, "right"),
                             (2026, 3, 2, 9, 30, 0)))
         if form == "folder":
-            import os
-            import time
-
             for name, text, stamp in members:
                 path = source / name
                 path.parent.mkdir(parents=True, exist_ok=True)
