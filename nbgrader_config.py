@@ -6,6 +6,8 @@ folder is ``notebooks``); every other folder is nbgrader's default, relative to 
 
 from pathlib import Path
 
+from autograder.pipeline.gradebook.feedback import TEMPLATE, TEMPLATE_FILE, feedback_templates
+
 c = get_config()  # noqa: F821 - provided by nbgrader when it loads this file
 
 c.CourseDirectory.root = str(Path(__file__).resolve().parent)
@@ -21,7 +23,16 @@ c.GenerateFeedback.preprocessors = [
     "autograder.pipeline.gradebook.feedback.ClearHiddenTracebacks",
     "nbgrader.preprocessors.ClearHiddenTests",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
+    # Offline and on any screen: MathJax from the course's copy, beside the pages; lines that wrap;
+    # each test cell named by its exercise (autograder/pipeline/gradebook/templates/course_feedback).
+    "autograder.pipeline.gradebook.feedback.OfflineMathJax",
+    "autograder.pipeline.gradebook.feedback.ExerciseTitles",
 ]
+# Code coloured with 4.5:1 contrast at least (WCAG 2.1 AA), as the site's code is.
+c.CSSHTMLHeaderPreprocessor.style = "a11y-light"
+c.HTMLExporter.template_name = TEMPLATE
+c.HTMLExporter.template_file = TEMPLATE_FILE
+c.HTMLExporter.extra_template_basedirs = feedback_templates()
 
 # A chapter executes in well under a minute; a submission that hangs is stopped.
 c.Execute.timeout = 120

@@ -225,7 +225,7 @@ STE_CASES: dict[str, tuple[str, Callable[[Draw], tuple], bool]] = {
 
 ste = exercise("detach-ste", "round_ste", call=report_ste, returns="observation", agree="close")
 for _name, (_what, _recipe, _hidden) in STE_CASES.items():
-    ste.case(_name, f"round_ste(x) and backward, on {_what}", _recipe, hidden=_hidden, points=1,
+    ste.case(_name, f"round_ste(x) and backward ({_what})", _recipe, hidden=_hidden, points=1,
              search=_recipe, tries=3, anchors=(_every_kind_of_value,))
 
 

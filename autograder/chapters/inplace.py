@@ -113,13 +113,13 @@ REPAIR_CASES: dict[str, tuple[str, Callable[[Draw], tuple], bool]] = {
 # ----------------------------------------------------------------------------- inplace-fix-gate
 gate = exercise("inplace-fix-gate", "fixed_gate", call=backward_report, returns="observation", agree="close")
 for _name, (_what, _recipe, _hidden) in REPAIR_CASES.items():
-    gate.case(_name, f"fixed_gate(x) then backward, on {_what}", _recipe, hidden=_hidden, points=1,
+    gate.case(_name, f"fixed_gate(x) then backward ({_what})", _recipe, hidden=_hidden, points=1,
               search=_recipe, tries=4)
 
 # ---------------------------------------------------------------------------- inplace-fix-alias
 alias = exercise("inplace-fix-alias", "fixed_energy", call=backward_report, returns="observation", agree="close")
 for _name, (_what, _recipe, _hidden) in REPAIR_CASES.items():
-    alias.case(_name, f"fixed_energy(x) then backward, on {_what}", _recipe, hidden=_hidden, points=1,
+    alias.case(_name, f"fixed_energy(x) then backward ({_what})", _recipe, hidden=_hidden, points=1,
                search=_recipe, tries=4)
 
 # --------------------------------------------------------------------------- inplace-selftest
@@ -127,11 +127,11 @@ SELFTEST_QUESTIONS = {
     "q1": ("a = torch.zeros(4); v = a.view(2, 2); v[0].add_(1); v[1].add_(1); d = a.detach(); d.mul_(2); "
            "d[0] = 5; d.sub_(1); torch.sin(a, out=a): what is a._version?", "int"),
     "q2": ("a = torch.zeros(3); b = a.clone(); b.add_(1); a += b; a.copy_(b): what is b._version?", "int"),
-    "q3": ("x a leaf that requires grad; y = x.exp(); z = y * 3; under torch.no_grad(): z.add_(1); "
+    "q3": ("x, a leaf that requires grad; y = x.exp(); z = y * 3; under torch.no_grad(): z.add_(1); "
            "does z.sum().backward() succeed?", "bool"),
     "q4": ("x = torch.ones(4, requires_grad=True); y = x * 1; y.data.add_(1); y.detach()[0] = 5; y.add_(1): "
            "what is y._version?", "int"),
-    "q5": ("a a non-leaf; y = (a * a.detach()).sum(); under torch.no_grad(): a.add_(1); "
+    "q5": ("a, a non-leaf; y = (a * a.detach()).sum(); under torch.no_grad(): a.add_(1); "
            "does y.backward() succeed?", "bool"),
 }
 selftest("inplace-selftest", SELFTEST_QUESTIONS)

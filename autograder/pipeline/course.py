@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -122,6 +123,9 @@ class Course:
         if each is not None:
             converter.post_convert_hook = lambda **_: each()
         converter.log.setLevel(logging.WARNING)
+        # What nbgrader logs is captured for the error below, not printed as it comes: a failure is
+        # told once, in its first line.
+        propagate, converter.log.propagate = converter.log.propagate, False
         # nbgrader runs `alembic` from PATH when it creates a gradebook: put this environment first.
         path = os.environ.get("PATH", "")
         os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), path])
@@ -129,9 +133,13 @@ class Course:
             outcome = capture_log(converter)
         finally:
             os.environ["PATH"] = path
+            converter.log.propagate = propagate
         if not outcome["success"]:
-            raise RuntimeError(f"nbgrader {name} {assignment} failed:\n{outcome.get('log', '')}\n"
-                               f"{outcome.get('error', '')}")
+            log = outcome.get("log", "")
+            raised = [line.strip() for line in log.splitlines()
+                      if re.match(r"\s*[A-Za-z_][\w.]*(Error|Exception|NotFound): ", line)]
+            cause = f" {raised[-1]}" if raised else ""  # the exception the log's last traceback ends with
+            raise RuntimeError(f"nbgrader {name} {assignment} failed:{cause}\n{log}\n{outcome.get('error', '')}")
 
 
 def read_notebook(path: Path) -> nbformat.NotebookNode:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TextIO
+from typing import ClassVar, TextIO
 
 
 class Progress:
@@ -23,6 +23,8 @@ class Progress:
         width: Characters of the bar.
         note: Shown beside the bar until the first step (``starting the sandboxes``).
     """
+
+    drawn: ClassVar[Progress | None] = None  # the bar whose line is open, if any
 
     def __init__(self, total: int | None, label: str, stream: TextIO | None = None, width: int = 30,
                  note: str = "starting") -> None:
@@ -72,6 +74,8 @@ class Progress:
             self.finished = True
             self.stream.write("\n")
             self.stream.flush()
+        if Progress.drawn is self:
+            Progress.drawn = None
 
     def _draw(self, note: str) -> None:
         elapsed = time.monotonic() - self.started
@@ -84,6 +88,14 @@ class Progress:
                     f"{_clock(elapsed)} elapsed, ETA {'…' if eta is None else _clock(eta)} {note[:30]:<30}")
         self.stream.write(line)
         self.stream.flush()
+        Progress.drawn = self
+
+
+def end_line() -> None:
+    """End the line of a bar left open (a step that stopped on an error), so what is said next
+    starts a line of its own."""
+    if Progress.drawn is not None:
+        Progress.drawn.finish()
 
 
 def _clock(seconds: float) -> str:

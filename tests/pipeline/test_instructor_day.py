@@ -141,13 +141,19 @@ def test_the_whole_day(day, capsys) -> None:
     with (course.autograded / f"{CHAPTER}-flags.csv").open() as handle:
         assert {(r["student"], r["reason"]) for r in csv.DictReader(handle)} >= {("dee", UNTOUCHED)}
 
-    # The export: every row is a learner Canvas's import matches, by ID.
+    # The export: every row is a learner Canvas's import matches, by ID; eve, refused, keeps her row
+    # with an empty grade (the import changes nothing for her), and the day's summary says why.
     exported = _csv(course.root / "grades-canvas.csv")
+    assert exported[0][5:] == [CHAPTER], "only the chapter handed in, not the released companion"
     matched = canvas_match(exported, CANVAS_USERS)
-    assert sorted(matched.values()) == [12345, 12346, 12347, 12348]
-    score = {row[3]: float(row[5]) for row in exported[2:]}
+    assert sorted(matched.values()) == [12345, 12346, 12347, 12348, 12349]
+    rows = {row[3]: row for row in exported[2:]}
+    assert rows["eve"][5] == "" and (rows["ada"][2], rows["ada"][4]) == ("S-1", "Section A")
+    score = {student: float(row[5]) for student, row in rows.items() if row[5]}
     assert score["ada"] == total(CHAPTER) and score["dee"] == 0
     assert score["bob"] < score["cy"] < total(CHAPTER)
+    assert "views: 5 learner(s): 3 graded, 1 untouched, 1 refused" in printed.out
+    assert "refused: eve (an nbformat 3 notebook" in printed.out and "untouched: dee" in printed.out
 
     feedback = (course.root / "feedback" / "bob" / CHAPTER / f"{CHAPTER}.html").read_text()
     assert "BEGIN HIDDEN TESTS" not in feedback and "Your answer behaves as if" in feedback
@@ -191,6 +197,62 @@ def test_the_whole_day(day, capsys) -> None:
     assert float(rows["bob"]["score"]) == total(CHAPTER)
     assert main([*root, "grade", CHAPTER]) == 0, "a manual score is not another route's automatic one"
     assert "graded 0 submission(s)" in capsys.readouterr().out
+
+
+# Code and output blocks whose text runs past their box, and anything wider than the window: a
+# counterexample cut at the edge.
+CUT = """() => [...document.querySelectorAll('pre, div.output_area, div.input_area, table, img')]
+    .filter((e) => e.getBoundingClientRect().width > 0)
+    .filter((e) => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > window.innerWidth + 1)
+    .slice(0, 3).map((e) => e.tagName + ': ' + e.textContent.trim().slice(0, 80))"""
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not is_root(), reason="the grading sandbox needs root (to create users and namespaces)")
+def test_feedback_and_report_pages_work_offline_pass_axe_and_fit_the_page(day, browser) -> None:
+    """bob's feedback (counterexamples, the chapter's mathematics) and the class report, served on
+    loopback: nothing requested elsewhere, MathJax from the course's copy, no WCAG 2.1 AA violation,
+    and no counterexample cut at the edge, on a desktop and on a phone."""
+    from tests.browser import serve, watched_page
+    from tests.pipeline.site.test_accessibility import axe_violations
+
+    course, _ = day
+    feedback = f"feedback/bob/{CHAPTER}/{CHAPTER}.html"
+    report = f"reports/{CHAPTER}/index.html"
+    assert (course.root / feedback).exists(), "the whole day wrote it"
+    problems = []
+    with serve(course.root) as url:
+        for viewport in ({"width": 1280, "height": 900}, {"width": 390, "height": 844}):
+            context = browser.new_context(viewport=viewport)
+            try:
+                for name in (feedback, report):
+                    page, watch = watched_page(context)
+                    requested = []
+                    page.on("request", lambda request, requested=requested: requested.append(request.url))
+                    page.goto(f"{url}/{name}", wait_until="load")
+                    page.wait_for_load_state("networkidle")
+                    where = f"{name} at {viewport['width']}px"
+                    if name == feedback:
+                        page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
+                        page.evaluate("MathJax.startup.promise")
+                        assert page.evaluate("MathJax.version").startswith("3.")
+                        assert page.locator("mjx-container").count() > 0, "the chapter's mathematics is typeset"
+                        assert any(u.startswith(f"{url}/feedback/_vendor/mathjax/") for u in requested)
+                        summary = page.locator("#toc").inner_text()
+                        assert "views-can-view: hidden test" in summary and "Test cell" not in summary
+                        assert "✗" in page.locator("body").inner_text(), "the page shows counterexamples"
+                    else:
+                        learners = page.locator("#learners + table tbody tr").all_inner_texts()
+                        assert sorted(row.split()[0] for row in learners) == ["ada", "bob", "cy", "dee", "eve"]
+                    problems += [f"{where}: {p}" for p in watch.problems]
+                    problems += [f"{where}: axe: {v}" for v in axe_violations(page)]
+                    problems += [f"{where}: cut: {c}" for c in page.evaluate(CUT)]
+                    if page.evaluate("document.scrollingElement.scrollWidth > window.innerWidth + 1"):
+                        problems.append(f"{where}: the page scrolls sideways")
+                    page.close()
+            finally:
+                context.close()
+    assert problems == []
 
 
 # Moodle's grading worksheet ("Download grading worksheet"): Identifier, Full name, the identity

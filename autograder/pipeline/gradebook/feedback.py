@@ -7,15 +7,43 @@
   cell's source, but a failed hidden test's traceback quotes that source line by line. Run before
   it, this reduces the error output of every cell with a hidden region to its last line: the
   exception and its message, which name the misconception without the probe.
+- :class:`OfflineMathJax` and :class:`ExerciseTitles` serve the course's page template
+  (``templates/course_feedback``, over nbgrader's): MathJax from the course's vendored copy, put
+  beside the pages, and each test cell named by its exercise in the score summary. The template
+  wraps every line of code and output in its box.
+
+The course's ``nbgrader_config.py`` sets all of them, so formgrader's feedback button and
+``nbgrader generate_feedback`` write the same pages as ``autograd-state feedback``.
 """
 
 from __future__ import annotations
 
+import filecmp
+import shutil
+from pathlib import Path
+
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool
 
+from autograder.engine.gradeid import exercise_of, is_hidden
+from autograder.pipeline.course import nbgrader_meta
 from autograder.pipeline.gradebook.outputs import cell_outputs
 from autograder.pipeline.site.leaks import HIDDEN_TESTS_BEGIN
+
+TEMPLATE = "course_feedback"  # its page.html.j2 extends nbgrader's feedback/index.html.j2
+TEMPLATE_FILE = "page.html.j2"
+# MathJax as the course vendors it for the site, and where a feedback folder keeps its copy.
+MATHJAX = Path("_vendor", "mathjax")
+MATHJAX_SCRIPT = "es5/tex-mml-chtml.js"
+
+
+def feedback_templates() -> list[str]:
+    """The template folders of the feedback page: the course's, then nbgrader's, which it extends
+    (``HTMLExporter.extra_template_basedirs``)."""
+    import nbgrader
+
+    nbgrader_templates = Path(nbgrader.__file__).parent / "server_extensions" / "formgrader" / "templates"
+    return [str(Path(__file__).with_name("templates")), str(nbgrader_templates)]
 
 
 class ReadableErrors(Preprocessor):
@@ -40,6 +68,59 @@ class ClearHiddenTracebacks(Preprocessor):
                 if output.get("output_type") == "error":
                     output["traceback"] = [f"{output['ename']}: {output['evalue']}"]
         return cell, resources
+
+
+class OfflineMathJax(Preprocessor):
+    """Put the course's MathJax beside the feedback pages (``feedback/_vendor/mathjax``, copied once
+    and again whenever the course's copy changes) and point the page at it by a relative address,
+    so that a page works offline, from the folder or served with it."""
+
+    enabled = Bool(True, help="nbconvert skips preprocessors that are not enabled").tag(config=True)
+
+    def preprocess(self, nb, resources):
+        from nbgrader.coursedir import CourseDirectory
+
+        folders = CourseDirectory(config=self.config)
+        source = Path(folders.root) / MATHJAX
+        target = Path(folders.root) / folders.feedback_directory / MATHJAX
+        if source.is_dir() and not _same_tree(source, target):
+            shutil.rmtree(target, ignore_errors=True)
+            shutil.copytree(source, target)
+        # A page is written at <feedback>/<student>/<assignment>/ (nbgrader's directory_structure).
+        depth = folders.directory_structure.count("/")
+        resources["mathjax_url"] = "../" * depth + (MATHJAX / MATHJAX_SCRIPT).as_posix()
+        return nb, resources
+
+
+def _same_tree(source: Path, target: Path) -> bool:
+    if not target.is_dir():
+        return False
+    comparison = filecmp.dircmp(source, target)
+    stack = [comparison]
+    while stack:
+        found = stack.pop()
+        if found.left_only or found.right_only or found.diff_files or found.funny_files:
+            return False
+        stack += found.subdirs.values()
+    return True
+
+
+class ExerciseTitles(Preprocessor):
+    """Name each test cell in the page's score summary: its exercise, and whether it is the
+    visible or the hidden test (``resources["test_titles"]``, by grade id)."""
+
+    enabled = Bool(True, help="nbconvert skips preprocessors that are not enabled").tag(config=True)
+
+    def preprocess(self, nb, resources):
+        titles = {}
+        for cell in nb.cells:
+            meta = nbgrader_meta(cell)
+            grade_id = meta.get("grade_id")
+            if grade_id and meta.get("grade") and not meta.get("solution"):
+                kind = "hidden test" if is_hidden(grade_id) else "visible test"
+                titles[grade_id] = f"{exercise_of(grade_id)}: {kind}"
+        resources["test_titles"] = titles
+        return nb, resources
 
 
 def generate_feedback(course, chapter: str, db: str | None = None, progress: bool = False):

@@ -1,12 +1,15 @@
 """Flags: what the grader records for an instructor to look at, and the submissions it grades.
 
 A flag names a student's chapter, the grade id concerned (or none) and a reason an instructor
-understands. Every grading path writes them to ``autograded/<chapter>-flags.csv``.
+understands. Every grading path writes them to ``autograded/<chapter>-flags.csv``: the sandboxed
+grader from its ledger (:meth:`~autograder.pipeline.gradebook.ledger.Ledger.write_flags`), so that
+a run for one learner leaves every other learner's flags as they were.
 """
 
 from __future__ import annotations
 
 import csv
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -60,12 +63,15 @@ def zero_tampered(
 
 
 def write_flags(path: Path, flags: list[Flag]) -> None:
-    """Write flags as CSV (student, chapter, grade_id, reason)."""
+    """Write flags as CSV (student, chapter, grade_id, reason), whole or not at all (a killed run
+    leaves the previous file)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", newline="") as handle:
+    temporary = path.with_name(f".{path.name}.tmp")
+    with temporary.open("w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(["student", "chapter", "grade_id", "reason"])
         writer.writerows([f.student, f.chapter, f.grade_id, explain(f.reason)] for f in flags)
+    os.replace(temporary, path)
 
 
 def explain(reason: str) -> str:

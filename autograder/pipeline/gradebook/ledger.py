@@ -4,7 +4,8 @@ The ledger (``autograded/.<chapter>[-shard<I>of<N>]-graded.json``, where the san
 keeps, per student, three digests and the flags raised:
 
 - the file graded (``submitted/<student>/<chapter>/<chapter>.ipynb``, with the grading code, the
-  chapter's student edition and the limits it was read within);
+  chapter's student edition and the limits it was read within; and on its own, so that the class's
+  roll can tell a submission graded as it is from one collected since, whatever the limits);
 - what the gradebook holds for it: every cell's automatic score;
 - the autograded notebook (feedback is generated from it).
 
@@ -41,6 +42,14 @@ JOIN assignment a ON sa.assignment_id = a.id
 JOIN base_cell bc ON g.cell_id = bc.id
 WHERE a.name = :assignment
 """
+_STUDENTS = "SELECT id FROM student"
+_SUBMITTED = """
+SELECT sa.student_id
+FROM submitted_notebook sn
+JOIN submitted_assignment sa ON sn.assignment_id = sa.id
+JOIN assignment a ON sa.assignment_id = a.id
+WHERE a.name = :assignment
+"""
 
 
 def shard_of(student: str, count: int) -> int:
@@ -70,6 +79,11 @@ def file_digest(path: Path, base: str) -> str:
     return hashlib.sha256(path.read_bytes() + base.encode()).hexdigest()
 
 
+def submission_digest(path: Path) -> str:
+    """The file's own digest (nothing of the grader in it)."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 def autograded_digest(course: Course, student: str, chapter: str) -> str:
     path = course.autograded / student / chapter / f"{chapter}.ipynb"
     try:
@@ -95,15 +109,24 @@ class Gradebook:
     def digests(self, assignment: str, student: str | None = None) -> dict[str, str]:
         """Per student, a digest of every cell's automatic score (no entry: nothing recorded)."""
         query = _GRADES + (" AND sa.student_id = :student" if student else "")
-        parameters = {"assignment": assignment, "student": student}
-        if self.url.startswith("sqlite:///"):
-            rows = self._sqlite(query, parameters)
-        else:
-            rows = self._sqlalchemy(query, parameters)
+        rows = self._rows(query, parameters={"assignment": assignment, "student": student})
         scores: dict[str, list] = {}
         for who, cell, score in rows:
             scores.setdefault(who, []).append((cell, None if score is None else float(score)))
         return {who: hashlib.sha256(json.dumps(sorted(found)).encode()).hexdigest() for who, found in scores.items()}
+
+    def students(self) -> list[str]:
+        """Every student the gradebook holds (nbgrader's roster)."""
+        return sorted(row[0] for row in self._rows(_STUDENTS, {}))
+
+    def submitted(self, assignment: str) -> set[str]:
+        """The students with a submission of ``assignment`` recorded (a notebook nbgrader graded)."""
+        return {row[0] for row in self._rows(_SUBMITTED, {"assignment": assignment})}
+
+    def _rows(self, query: str, parameters: dict) -> list:
+        if self.url.startswith("sqlite:///"):
+            return self._sqlite(query, parameters)
+        return self._sqlalchemy(query, parameters)
 
     def _sqlite(self, query: str, parameters: dict) -> list:
         """SQLite, nbgrader's default, through the standard library (SQLAlchemy takes half a second to import)."""
@@ -158,6 +181,17 @@ class Ledger:
         name = f"-shard{shard[0]}of{shard[1]}" if shard else ""
         return cls(course.autograded / f".{chapter}{name}-graded.json")
 
+    @classmethod
+    def entries_of(cls, course: Course, chapter: str) -> dict[str, dict]:
+        """Every student's entry, from the chapter's ledger and its shards' (copied into one
+        ``autograded/``): the latest-written ledger wins for a student graded in several."""
+        paths = [course.autograded / f".{chapter}-graded.json",
+                 *course.autograded.glob(f".{chapter}-shard*of*-graded.json")]
+        entries: dict[str, dict] = {}
+        for path in sorted((p for p in paths if p.exists()), key=lambda p: p.stat().st_mtime):
+            entries.update(cls(path).entries)
+        return entries
+
     def check(self, course: Course, chapter: str, db: str, bounds: Bounds, shard: tuple[int, int] | None = None,
               students: set[str] | None = None, force: bool = False) -> Check:
         """Sort the chapter's submissions (of the shard, of ``students``) into unchanged and to grade."""
@@ -188,12 +222,25 @@ class Ledger:
         return [tuple(f) for f in self.entries.get(student, {}).get("flags", [])]
 
     def record(self, student: str, file: str, gradebook: str | None, autograded: str,
-               flags: list[tuple[str, str]], refused: bool = False) -> None:
+               flags: list[tuple[str, str]], refused: bool = False, submission: str | None = None) -> None:
         """Record one graded (or ``refused``: not graded, for the reasons in ``flags``) submission, and
-        save at once (a killed run keeps what it finished)."""
+        save at once (a killed run keeps what it finished). Every other student's entry is kept.
+
+        Args:
+            submission: The file's own digest (:func:`submission_digest`).
+        """
         self.entries[student] = {"file": file, "gradebook": gradebook, "autograded": autograded,
-                                 "flags": [list(f) for f in flags], **({"refused": True} if refused else {})}
+                                 "flags": [list(f) for f in flags], **({"refused": True} if refused else {}),
+                                 **({"submission": submission} if submission else {})}
         self.save()
+
+    def write_flags(self, path: Path, chapter: str) -> None:
+        """Write ``path`` (``autograded/<chapter>-flags.csv``) with the flags of every student the ledger
+        holds, each as their last grading raised them."""
+        from autograder.pipeline.gradebook.flags import Flag, write_flags
+
+        write_flags(path, [Flag(student, chapter, grade_id, reason)
+                           for student in sorted(self.entries) for grade_id, reason in self.flags(student)])
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -32,9 +32,15 @@ from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
 from autograder.pipeline.course import Course, read_notebook
-from autograder.pipeline.gradebook.flags import Flag, write_flags, zero_tampered
+from autograder.pipeline.gradebook.flags import Flag, zero_tampered
 from autograder.pipeline.gradebook.ledger import Gradebook as LedgerGradebook
-from autograder.pipeline.gradebook.ledger import Ledger, autograded_digest, file_digest, fingerprint
+from autograder.pipeline.gradebook.ledger import (
+    Ledger,
+    autograded_digest,
+    file_digest,
+    fingerprint,
+    submission_digest,
+)
 from autograder.pipeline.gradebook.preprocessors import CheckCellMetadataOnce, SandboxVerdicts
 from autograder.pipeline.gradebook.recorder import ON_RUN, AutogradeOnRun, RunGradebook
 from autograder.pipeline.grading import verdict as verdicts
@@ -196,9 +202,10 @@ def grade_chapter(
         bounds: The limits a submission is read within (:meth:`Bounds.from_env` when None).
 
     Returns:
-        Who was graded or skipped, whose grades had changed elsewhere, every flag raised (also
-        written to ``autograded/<chapter>-flags.csv``; a skipped submission keeps the flags of its
-        last grading, and one refused before and unchanged since is refused again without being read).
+        Who was graded or skipped, whose grades had changed elsewhere, every flag raised (a skipped
+        submission keeps the flags of its last grading, and one refused before and unchanged since
+        is refused again without being read). ``autograded/<chapter>-flags.csv`` is written from
+        the ledger: this run's flags, and every other student's as their last grading left them.
     """
     db = db or course.gradebook_url
     limits = limits or Limits()
@@ -211,7 +218,7 @@ def grade_chapter(
     for student in [*check.unchanged, *check.refused]:
         outcome.flags += [Flag(student, chapter, grade_id, reason) for grade_id, reason in ledger.flags(student)]
     if not check.todo:
-        write_flags(flags_csv, outcome.flags)
+        ledger.write_flags(flags_csv, chapter)
         return outcome
 
     bar = Progress(len(check.todo), f"{chapter} submissions graded", note="reading submissions") if progress else None
@@ -219,9 +226,9 @@ def grade_chapter(
     checksums = test_cell_checksums(course.release_notebook(chapter))
     key = verdicts.Key.of(chapter, seed)
     base = fingerprint(course, chapter, bounds)
-    todo = [(student, path, file_digest(path, base))
+    todo = [(student, path, file_digest(path, base), submission_digest(path))
             for student, path in admitted(course, chapter, outcome.flags, shard, bounds, {s for s, _ in check.todo})]
-    refused = {s for s, _ in check.todo} - {s for s, _, _ in todo}
+    refused = {s for s, _ in check.todo} - {s for s, *_ in todo}
     if refused:  # kept in the ledger with their reasons: the same file is not read again next time
         with LedgerGradebook(db) as recorded:
             held = recorded.digests(chapter)
@@ -229,7 +236,8 @@ def grade_chapter(
             if student in refused:
                 ledger.record(student, file_digest(path, base), held.get(student),
                               autograded_digest(course, student, chapter),
-                              [(f.grade_id, f.reason) for f in outcome.flags if f.student == student], refused=True)
+                              [(f.grade_id, f.reason) for f in outcome.flags if f.student == student], refused=True,
+                              submission=submission_digest(path))
         if bar:
             bar.advance_to(len(refused), "refused: see the flags")
 
@@ -241,8 +249,8 @@ def grade_chapter(
             RunGradebook(db) as gradebook, LedgerGradebook(db) as recorded:
         run = GradingRun(chapter, _config(course, db, one_session), edition, key, checksums, outcome, gradebook,
                          AutogradeOnRun if one_session else Autograde)
-        jobs = {student: _submit(pool, path, edition, key, locked) for student, path, _ in todo}
-        for student, path, digest in todo:
+        jobs = {student: _submit(pool, path, edition, key, locked) for student, path, *_ in todo}
+        for student, path, digest, submission in todo:
             future, bare, trial_jobs = jobs[student]
             trials = {}
             for test_cell, piece, trial in trial_jobs:
@@ -250,12 +258,12 @@ def grade_chapter(
             run.record(student, path, future.result(), (bare[0], bare[1].result()) if bare else None, trials)
             mine = [(f.grade_id, f.reason) for f in outcome.flags if f.student == student]
             ledger.record(student, digest, recorded.digests(chapter, student).get(student),
-                          autograded_digest(course, student, chapter), mine)
+                          autograded_digest(course, student, chapter), mine, submission=submission)
             if bar:
                 bar.step(student)
     if bar:
         bar.finish()
-    write_flags(flags_csv, outcome.flags)
+    ledger.write_flags(flags_csv, chapter)
     return outcome
 
 

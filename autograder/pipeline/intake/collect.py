@@ -16,8 +16,8 @@ released (no answer written) is collected with a row saying so.
 
 from __future__ import annotations
 
-import csv
 import io
+import os
 import shutil
 import stat
 import tarfile
@@ -27,12 +27,22 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from autograder.pipeline.course import Course, nbgrader_meta, read_notebook
 from autograder.pipeline.intake.bounds import Bounds, Refused, parse, read_capped, size
-from autograder.pipeline.intake.lms import Identity, Named, Roster, accepted_forms, identify, name_of
+from autograder.pipeline.intake.lms import (
+    Identity,
+    Named,
+    Roster,
+    accepted_forms,
+    identify,
+    name_of,
+    unfit_student_id,
+)
+from autograder.pipeline.intake.records import CollectRecord, CollectRow, Learner, LearnerRecord
 from autograder.pipeline.progress import Progress
 
 if TYPE_CHECKING:
@@ -86,26 +96,31 @@ def collect(
 
     Every file is read within ``bounds`` (:mod:`autograder.pipeline.intake.bounds`): a file over a limit
     is refused with its reason, an archive member is never unpacked past its limit, and no file
-    stops the others from being collected.
+    stops the others from being collected. A refused file whose name says whose it is keeps that
+    learner's student id in its row.
 
     Args:
         course: The course checkout.
         chapter: The chapter.
         source: A folder, ``.zip`` or ``.tar(.gz)``: an LMS's class download, or nbgrader's layout.
         bounds: The limits (:meth:`Bounds.from_env` when None).
-        roster: The LMS's roster (:func:`~autograder.pipeline.intake.lms.read_roster`), for its identifiers.
+        roster: The LMS's roster (:func:`~autograder.pipeline.intake.lms.read_roster`), for its identifiers;
+            its learners without a file are recorded too (the class's roll lists them as missing).
         db: The gradebook that records the learners' LMS identifiers (the course's by default).
         progress: Draw a progress bar on stderr.
 
     Returns:
         The students collected, and every file that was refused, dropped or collected with a note,
-        with the reason (also written to ``submitted/<chapter>-collect.csv``).
+        with the reason (also merged into ``submitted/<chapter>-collect.csv``,
+        :class:`~autograder.pipeline.intake.records.CollectRecord`).
     """
     bounds = bounds or Bounds.from_env()
     edition = read_notebook(course.release_notebook(chapter))
     grade_ids = {nbgrader_meta(c).get("grade_id") for c in edition.cells}
     grade_ids.discard(None)
     problems: list[Problem] = []
+    refused: list[tuple[_Entry, Named, str]] = []  # files whose learner is known, and why each was refused
+    when = datetime.now(UTC).isoformat(timespec="seconds")
     with tempfile.TemporaryDirectory() as scratch:
         candidates: dict[str, list[_Candidate]] = {}
         total, entries = _entries(source, bounds, problems)
@@ -119,15 +134,17 @@ def collect(
                 continue
             named = name_of(entry.name, chapter, entry.mtime)
             if named is None:
-                problems.append(Problem(entry.name, f"wrong name: expected {accepted_forms(chapter)}"))
+                unfit = unfit_student_id(entry.name, chapter)
+                problems.append(Problem(entry.name, f"wrong name: {unfit}" if unfit else
+                                        f"wrong name: expected {accepted_forms(chapter)}"))
                 continue
             try:
                 data, notebook, notes = _read(entry, bounds)
-            except Refused as refused:
-                problems.append(Problem(entry.name, str(refused)))
+            except Refused as why:
+                refused.append((entry, named, str(why)))
                 continue
             if not {nbgrader_meta(c).get("grade_id") for c in notebook.cells} & grade_ids:
-                problems.append(Problem(entry.name, "wrong chapter: none of this chapter's cells is in it"))
+                refused.append((entry, named, "wrong chapter: none of this chapter's cells is in it"))
                 continue
             if untouched(notebook, edition):
                 notes.append(UNTOUCHED)
@@ -144,7 +161,13 @@ def collect(
         if bar:
             bar.finish()
         latest = {learner: max(found, key=lambda c: c.named.order) for learner, found in candidates.items()}
-        identities, roster_notes = _identities(course, latest, roster, db)
+        named_only = {n.learner: n for _, n, _ in refused if n.learner not in latest}
+        on_roster = {n.learner: n for n, _ in (roster.learners() if roster else [])
+                     if n.learner not in latest and n.learner not in named_only}
+        everyone = {**{k: c.named for k, c in latest.items()}, **named_only, **on_roster}
+        identities, roster_notes = _identities(course, everyone, roster, db)
+        for entry, named, reason in refused:
+            problems.append(Problem(entry.name, reason, "refused", identities[named.learner].student))
         for learner, found in candidates.items():
             chosen, student = latest[learner], identities[learner].student
             for candidate in found:
@@ -153,13 +176,21 @@ def collect(
                                             f"later {chosen.entry.name}", "dropped", student))
             problems += [Problem(chosen.entry.name, note, "collected", student) for note in chosen.notes]
         problems += [Problem(latest[learner].entry.name, note, "collected", identities[learner].student)
-                     for learner, note in roster_notes]
+                     for learner, note in roster_notes if learner in latest]
         for learner, candidate in latest.items():
             target = course.submitted / identities[learner].student / chapter / f"{chapter}.ipynb"
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(candidate.kept, target)
-    _write(course.submitted / f"{chapter}-collect.csv", problems)
-    return sorted(i.student for i in identities.values()), problems
+            temporary = target.with_name(f".{target.name}.tmp")
+            shutil.copyfile(candidate.kept, temporary)
+            os.replace(temporary, target)
+    collected = sorted(identities[learner].student for learner in latest)
+    CollectRecord.of(course.submitted, chapter).merge(
+        (CollectRow(when, p.path, p.action, p.reason, p.student) for p in problems), collected)
+    LearnerRecord.of(course.submitted).merge(
+        Learner(i.student, everyone[k].lms, i.lms_user_id or "", i.sis_user_id or "", i.login or "", i.section or "",
+                i.first_name or "", i.last_name or "", i.email or "")
+        for k, i in identities.items() if everyone[k].lms or k in on_roster)
+    return collected, problems
 
 
 def untouched(notebook: nbformat.NotebookNode, edition: nbformat.NotebookNode) -> bool:
@@ -172,11 +203,10 @@ def untouched(notebook: nbformat.NotebookNode, edition: nbformat.NotebookNode) -
 
 
 def _identities(
-    course: Course, latest: dict[str, _Candidate], roster: Roster | None, db: str | None
+    course: Course, named: dict[str, Named], roster: Roster | None, db: str | None
 ) -> tuple[dict[str, Identity], list[tuple[str, str]]]:
-    """Each learner's identity; those an LMS named are recorded in the gradebook with their LMS
-    identifiers (what the grade export fills in)."""
-    named = {learner: candidate.named for learner, candidate in latest.items()}
+    """Each learner's identity; those an LMS named, and every learner of the roster, are recorded in
+    the gradebook with their LMS identifiers (what the grade export fills in)."""
     if not any(n.lms for n in named.values()):
         return identify(named, roster, {})
     from nbgrader.api import Gradebook  # only for LMS downloads: a second of imports
@@ -293,11 +323,3 @@ def _tar_opener(bundle: tarfile.TarFile, member: tarfile.TarInfo) -> Callable[[]
 
 def _is_link(member: zipfile.ZipInfo) -> bool:
     return stat.S_IFMT(member.external_attr >> 16) not in (0, stat.S_IFREG)
-
-
-def _write(path: Path, problems: list[Problem]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["file", "action", "reason", "student"])
-        writer.writerows([p.path, p.action, p.reason, p.student] for p in problems)

@@ -128,15 +128,42 @@ def _moodle(path: PurePosixPath, chapter: str, mtime: float) -> Named | None:
 
 
 def _nbgrader(path: PurePosixPath, chapter: str, mtime: float) -> Named | None:
-    if path.name == f"{chapter}.ipynb":
-        owners = [p for p in path.parts[:-1] if p != chapter]
-        candidate = owners[-1] if owners else None
-    else:
-        match = re.fullmatch(rf"(.+?)[_-]{re.escape(chapter)}\.ipynb", path.name)
-        candidate = match.group(1) if match else None
+    candidate = _owner(path, chapter)
     if not candidate or not STUDENT_ID.fullmatch(candidate):
         return None
     return Named(f"nbgrader:{candidate}", "", candidate, candidate, (mtime, str(path)))
+
+
+def _owner(path: PurePosixPath, chapter: str) -> str | None:
+    """The student id nbgrader's layout or a plain archive puts in the path, fit or not."""
+    if path.name == f"{chapter}.ipynb":
+        owners = [p for p in path.parts[:-1] if p != chapter]
+        return owners[-1] if owners else None
+    match = re.fullmatch(rf"(.+?)[_-]{re.escape(chapter)}\.ipynb", path.name)
+    return match.group(1) if match else None
+
+
+def unfit_student_id(relative: str, chapter: str) -> str | None:
+    """Why the student id a path is named with cannot be one (which character), or None when the
+    path is not named so or the id is fit: a folder ``ann lee/views.ipynb`` names ``ann lee``,
+    whose space nbgrader's layout cannot hold."""
+    path = PurePosixPath(relative.replace("\\", "/"))
+    candidate = None if _lms_shaped(path) else _owner(path, chapter)
+    if not candidate or STUDENT_ID.fullmatch(candidate):
+        return None
+    if len(candidate) > 100:
+        what = f"is {len(candidate)} characters long, over 100"
+    elif not candidate[0].isascii() or not candidate[0].isalnum():
+        what = f"starts with {_character(candidate[0])}"
+    else:
+        what = f"holds {_character(next(c for c in candidate if not re.fullmatch(r'[A-Za-z0-9._@+-]', c)))}"
+    return (f"{candidate!r} cannot be a student id: it {what} (a student id is letters, digits and . _ @ + -, "
+            "starting with a letter or digit); rename the folder or file to the learner's id and collect again")
+
+
+def _character(char: str) -> str:
+    names = {" ": "a space", "\t": "a tab", "/": "a slash", "\\": "a backslash"}
+    return names.get(char, f"the character {char!r} (U+{ord(char):04X})")
 
 
 @dataclass(frozen=True)
@@ -149,6 +176,8 @@ class Identity:
     email: str | None = None
     lms_user_id: str | None = None
     login: str | None = None  # the LMS login (Canvas SIS Login ID, Moodle username), if the roster has it
+    sis_user_id: str | None = None  # Canvas's SIS User ID
+    section: str | None = None  # Canvas's Section
 
 
 @dataclass
@@ -158,6 +187,12 @@ class Roster:
     lms: str
     by_id: dict[str, Identity] = field(default_factory=dict)  # Canvas user id, Moodle participant id
     by_name: dict[str, Identity | None] = field(default_factory=dict)  # full name; None where two share it
+    everyone: list[Named] = field(default_factory=list)  # each learner as a download would name them
+
+    def learners(self) -> list[tuple[Named, Identity]]:
+        """Every learner of the roster, named as the LMS's download names them (so a learner with no
+        file is identified as one with a file would be), with the roster's identity."""
+        return [(named, found) for named in self.everyone if (found := self.find(named)) is not None]
 
     def find(self, named: Named) -> Identity | None:
         if named.lms != self.lms:
@@ -207,8 +242,17 @@ def _canvas_roster(records: Iterable[dict[str, str]]) -> Roster:
             continue
         last, _, first = record.get("Student", "").partition(", ")
         roster.by_id[user] = Identity(student="", first_name=first or None, last_name=last or None,
-                                      lms_user_id=user, login=record.get("SIS Login ID") or None)
+                                      lms_user_id=user, login=record.get("SIS Login ID") or None,
+                                      sis_user_id=record.get("SIS User ID") or None,
+                                      section=record.get("Section") or None)
+        roster.everyone.append(Named(f"canvas:{user}", "canvas", user, canvas_name(record.get("Student", ""))))
     return roster
+
+
+def canvas_name(sortable_name: str) -> str:
+    """A learner's name as Canvas writes it in a download's file names (``sanitize_user_name``:
+    the sortable name in lower case, word characters only): ``Smith, Bob`` → ``smithbob``."""
+    return re.sub(r"\W", "", sortable_name).lower()
 
 
 def _moodle_roster(records: Iterable[dict[str, str]], header: list[str]) -> Roster:
@@ -226,6 +270,9 @@ def _moodle_roster(records: Iterable[dict[str, str]], header: list[str]) -> Rost
         participant = _PARTICIPANT.fullmatch(record.get("Identifier", ""))
         if participant:
             roster.by_id[participant["id"]] = identity
+            roster.everyone.append(Named(f"moodle:{participant['id']}", "moodle", participant["id"], full))
+        else:
+            roster.everyone.append(Named(f"moodle:{_fold(full)}", "moodle", "", full))
         key = _fold(full)
         roster.by_name[key] = None if key in roster.by_name else identity
     return roster

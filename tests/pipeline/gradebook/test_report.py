@@ -1,12 +1,14 @@
 """The class report reads what each test cell said: a misconception counts once per student, and an
-exercise left as released counts as not answered, never as a misconception."""
+exercise left as released counts as not answered, never as a misconception; its charts' labels are
+wrapped and inside the figure, however long the misconception's text."""
 
 from __future__ import annotations
 
 import nbformat
+import pytest
 
 from autograder.pipeline.course import Course
-from autograder.pipeline.gradebook.report import _misconceptions
+from autograder.pipeline.gradebook.report import LABEL_WIDTH, NOT_ANSWERED, _misconceptions, exercise_figure
 
 
 def _autograded(course: Course, student: str, said: dict[str, str]) -> None:
@@ -33,3 +35,31 @@ def test_what_nobody_tried_is_counted_apart_from_the_misconceptions(tmp_path) ->
     assert counts["views-can-view"] == {"only a contiguous tensor could be viewed.": 1}
     assert unanswered["views-can-view"] == {"bob"}
     assert unanswered["views-strides"] == {"cy"} and not counts["views-strides"]
+
+
+LONG = ("the gradient of y reached x through a view whose base was written in place, and the saved tensor's "
+        "version counter told autograd so before backward ran")
+
+
+@pytest.mark.parametrize("texts", [[], ["a short one."], [LONG, LONG[::-1], "x" * 90, "tiny", LONG.upper()]])
+def test_every_bar_label_is_wrapped_and_inside_the_figure(texts) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    bars = [(NOT_ANSWERED, 2), *((text, 5 - n) for n, text in enumerate(texts))]
+    figure = exercise_figure("views-can-view", [0.0, 3.0, 6.0], 6.0, bars)
+    figure.canvas.draw()
+    frame = figure.bbox
+    right = figure.axes[1]
+    labels = [label for label in right.get_yticklabels() if label.get_text()]
+    assert len(labels) == len(bars)
+    for label in labels:
+        box = label.get_window_extent()
+        assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1, \
+            f"{label.get_text()!r} is cut at the figure's edge"
+        assert max(len(line) for line in label.get_text().splitlines()) <= LABEL_WIDTH
+    boxes = sorted((label.get_window_extent() for label in labels), key=lambda box: box.y0)
+    assert all(lower.y1 <= upper.y0 + 1 for lower, upper in zip(boxes, boxes[1:], strict=False)), "labels overlap"
+    plt.close(figure)

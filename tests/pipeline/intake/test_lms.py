@@ -127,7 +127,7 @@ MOODLE_EXPORT = "First name;Last name;ID number;Institution;Department;Email add
 def test_rosters_each_lms_exports() -> None:
     canvas = read_roster(CANVAS_EXPORT)
     ada = canvas.find(Named("canvas:12345", "canvas", "12345", "lovelaceada"))
-    assert ada == Identity("", "Ada", "Lovelace", None, "12345", "ada")
+    assert ada == Identity("", "Ada", "Lovelace", None, "12345", "ada", sis_user_id="S-1", section="A")
     assert canvas.find(Named("moodle:12345", "moodle", "12345", "Ada Lovelace")) is None, "another LMS's learner"
     worksheet = read_roster(MOODLE_WORKSHEET)
     found = worksheet.find(Named("moodle:5101", "moodle", "5101", "Whatever Name"))

@@ -136,8 +136,11 @@ def test_collect_refuses_with_a_row_and_collects_the_rest(course, edition, tmp_p
         assert (f"s{index}" in students) != (name in refused), name
     for problem in problems:
         assert problem.reason and "Traceback" not in problem.reason
-    rows = _read_rows(course.submitted / f"{CHAPTER}-collect.csv")
-    assert {r["file"] for r in rows if r["action"] == "refused"} == refused
+    rows = _read_rows(course.submitted / f"{CHAPTER}-collect.csv")  # merged with the earlier examples' rows
+    names = {f"s{index}_{CHAPTER}.ipynb" for index in range(len(batch))}
+    assert {r["file"] for r in rows if r["action"] == "refused" and r["file"] in names} == refused
+    assert {r["file"]: r["student"] for r in rows if r["file"] in refused} == \
+        {name: name.split("_")[0] for name in refused}, "a refused file keeps the student its name gives"
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
