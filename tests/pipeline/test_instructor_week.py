@@ -19,7 +19,7 @@ and each command's own output (its summary, the report's learners, the export's 
 pages) lists every learner once, with that state.
 
 The zygotes start once for the whole test (their start-up is what a grading run costs most); each
-run's jobs still carry that run's course to hide, limits and plans.
+run's jobs still carry that run's limits and plans.
 """
 
 from __future__ import annotations
@@ -115,16 +115,16 @@ def template(tmp_path_factory) -> Course:
 @pytest.fixture(scope="module")
 def shared_pool():
     """One zygote for every grading run of the module."""
-    with Pool(1, Limits(), []) as pool:
+    with Pool(1, Limits()) as pool:
         yield pool
 
 
 class _Held:
-    """Stands for :class:`Pool` in a grading run: the shared pool, told this run's limits and what
-    to hide, and left running at the run's end."""
+    """Stands for :class:`Pool` in a grading run: the shared pool, told this run's limits, and left
+    running at the run's end."""
 
-    def __init__(self, pool: Pool, limits: Limits, hide: list[Path]) -> None:
-        pool.limits, pool.hide = limits, [str(p) for p in hide]
+    def __init__(self, pool: Pool, limits: Limits) -> None:
+        pool.limits = limits
         self.pool = pool
 
     def __enter__(self) -> Pool:
@@ -136,7 +136,7 @@ class _Held:
 
 @pytest.fixture
 def graded_by_the_shared_pool(shared_pool, monkeypatch):
-    monkeypatch.setattr(sandboxed, "Pool", lambda workers, limits, hide: _Held(shared_pool, limits, hide))
+    monkeypatch.setattr(sandboxed, "Pool", lambda workers, limits: _Held(shared_pool, limits))
 
 
 @pytest.fixture(scope="module")
@@ -153,7 +153,7 @@ def oracle(template, tmp_path_factory, shared_pool) -> dict[tuple[str, str], dic
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(notebook_text(course, chapter, kind))
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(sandboxed, "Pool", lambda workers, limits, hide: _Held(shared_pool, limits, hide))
+            patch.setattr(sandboxed, "Pool", lambda workers, limits: _Held(shared_pool, limits))
             outcome = sandboxed.grade_chapter(course, chapter, workers=1, progress=False)
         assert sorted(outcome.graded) == sorted(KINDS)
         for kind, cells in scores(course, chapter).items():
