@@ -11,9 +11,9 @@ job's plan step by step (:class:`Gate`):
   socket (``SCM_RIGHTS``), with the piece of grader code a trial runs on. The probe's one report
   line comes back on that pipe, which the supervisor closes when the line came, the pipe closed or
   the probe's time ran out;
-* anything out of turn — a cell or a probe other than the next one, a second line on a probe's
-  pipe, a line naming another probe, a message that is not well-formed — is a *violation*: the
-  job is stopped and scores nothing.
+* anything out of turn — a cell or a probe other than the next one, any message but a secret's
+  while a probe's pipe is open, a second line on a probe's pipe, a line naming another probe, a
+  message that is not well-formed — is a *violation*: the job is stopped and scores nothing.
 
 So a report line exists only for a probe the supervisor opened, in order, while it was open; a
 probe whose line never came scores zero; and the end of a plan is the supervisor's own record,
@@ -78,7 +78,6 @@ class Gate:
     opened: Opened | None = None
     secrets: dict[str, dict[str, str]] = field(default_factory=dict)
     _buffer: bytearray = field(default_factory=bytearray)
-    _waiting: list[dict] = field(default_factory=list)
     _fds: list[int] = field(default_factory=list)
     _drawn: set[str] = field(default_factory=set)
 
@@ -122,9 +121,10 @@ class Gate:
                 return
             if "secret" in message:
                 self._draw(message)
+            elif self.opened is not None:
+                self._stop(f"wrote on the grader's channel while the checks of {self.opened.key!r} ran")
             else:
-                self._waiting.append(message)
-        self._advance(open_pipe)
+                self._take(message, open_pipe)
         if self._fds and not self.violation:
             self._stop("sent the grader a descriptor it did not ask for")
         if self.violation:
@@ -158,36 +158,36 @@ class Gate:
         while self._fds:
             os.close(self._fds.pop())
 
-    def _advance(self, open_pipe) -> None:
-        """Take the waiting messages in turn while no probe's pipe is open."""
-        while self._waiting and self.opened is None and not self.violation:
-            message = self._waiting.pop(0)
-            if self.position >= len(self.steps):
-                self._stop("wrote to the grader's channel after its last step")
-                return
-            key, kind, piece = self.steps[self.position]
-            if kind == "cell" and message.get("cell") == key and len(message) <= 3:
-                self.lines.append(_cell_line(message))
-                self.position += 1
-            elif kind == "probe" and message == {"ready": key}:
-                self.opened = Opened(key, open_pipe(key, piece), _now())
-            else:
-                self._stop(f"reported out of turn on the grader's channel (expected {kind} {key!r})")
-                return
+    def _take(self, message: dict, open_pipe) -> None:
+        """A message of the job's, which must be the next step's: a cell's report, or ready for a probe."""
+        if self.position >= len(self.steps):
+            self._stop("wrote to the grader's channel after its last step")
+            return
+        key, kind, piece = self.steps[self.position]
+        if kind == "cell" and message.get("cell") == key and len(message) <= 3:
+            self.lines.append(_cell_line(message))
+            self.position += 1
+        elif kind == "probe" and message == {"ready": key}:
+            self.opened = Opened(key, open_pipe(key, piece), _now())
+        else:
+            self._stop(f"reported out of turn on the grader's channel (expected {kind} {key!r})")
 
     # ---------------------------------------------------------------------------- probes
-    def pipe_data(self, chunk: bytes) -> None:
-        """Bytes on the open probe's pipe."""
+    def pipe_data(self, chunk: bytes) -> bool:
+        """Bytes on the open probe's pipe; whether its line is whole (the probe is then done, whatever
+        a process it left behind still holds)."""
         opened = self.opened
         assert opened is not None
         opened.data += chunk
         if len(opened.data) > MAX_REPORT:
             self._stop("wrote more on a probe's report than the grader reads")
-        elif opened.data.count(b"\n") > 1 or (b"\n" in opened.data and opened.data.split(b"\n", 1)[1].strip()):
+        elif b"\n" in opened.data and opened.data.split(b"\n", 1)[1].strip():
             self._stop("wrote a second report line for a probe")
+        return b"\n" in opened.data
 
-    def pipe_closed(self, open_pipe, overran: bool = False) -> None:
-        """The open probe's pipe closed (or its time ran out): take its line, or say why none came."""
+    def pipe_closed(self, overran: bool = False) -> None:
+        """The open probe's pipe closed, or its line came whole, or its time ran out: take its line,
+        or say why none came."""
         opened = self.opened
         assert opened is not None
         self.opened = None
@@ -211,7 +211,6 @@ class Gate:
                 return
             self.lines.append(line)
         self.position += 1
-        self._advance(open_pipe)
 
     def deadline(self) -> float | None:
         """When the open probe's time runs out (None when no probe is open)."""

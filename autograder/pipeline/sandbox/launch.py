@@ -98,16 +98,16 @@ def watch(pid: int, trusted: gate.Gate, control: socket.socket, output_r: int,
             break
         probe_deadline = trusted.deadline()
         if probe_deadline is not None and time.monotonic() > probe_deadline:
-            trusted.pipe_closed(open_pipe, overran=True)
+            trusted.pipe_closed(overran=True)
             continue
         ready, _, _ = select.select(list(watched), [], [], 0.02)
-        for fd in ready:
+        # A probe's pipe first: what the job says on its control socket after a probe's line (ready
+        # for the next) came after that line.
+        for fd in sorted(ready, key=lambda fd: trusted.opened is None or fd != trusted.opened.read):
             if trusted.opened is not None and fd == trusted.opened.read:
                 chunk = os.read(fd, CHUNK)
-                if chunk:
-                    trusted.pipe_data(chunk)
-                else:
-                    trusted.pipe_closed(open_pipe)
+                if not chunk or trusted.pipe_data(chunk):
+                    trusted.pipe_closed()
             elif fd == output_r:
                 chunk = os.read(fd, CHUNK)
                 output_size += len(chunk)
@@ -123,7 +123,7 @@ def watch(pid: int, trusted: gate.Gate, control: socket.socket, output_r: int,
             reason = "flooded its output; stopped"
             break
     if trusted.opened is not None:
-        trusted.pipe_closed(open_pipe, overran=bool(reason))
+        trusted.pipe_closed(overran=bool(reason))
     trusted.close_fds()
     return status, reason
 

@@ -37,12 +37,13 @@ CHAPTER = "views"
 LIMITS = Limits(wall=25, cpu=15, probe=10, flood=8 * 2**20)
 WRONG_STRIDES = WRONG["views-strides"][1][1]
 
-# At the moment a check runs, a daemon forked from the probe writes a perfect observation of a right
-# answer for that check to the grader's report, after the genuine line (or in place of it, when the
-# probe then ends its own process).
+# At the moment the visible check runs, a daemon forked from the probe asks the grader for the
+# hidden check's report pipe and writes a perfect observation of a right answer there (and the probe
+# then ends its own process, or goes on).
 FORGES_LATER = """
 import os, sys, time
 import autograder.engine.observe as observing
+from autograder.engine import channel
 from autograder.engine.cases import lookup
 from autograder.pipeline.sandbox import wire
 
@@ -55,13 +56,15 @@ def _forging(exercise, answer, seeds):
     frame = sys._getframe()
     while frame is not None and frame.f_code.co_name != "_report_probe":
         frame = frame.f_back
-    if frame is not None and exercise.grade_id == "views-strides":
-        step, report = frame.f_locals["step"], frame.f_locals["report"]
-        perfect = _honest(exercise, RIGHT, seeds)
+    if frame is not None and exercise.grade_id == "views-strides" and not frame.f_locals["step"].hidden:
+        control = frame.f_locals["control"]
+        key = frame.f_locals["step"].key + "-hidden"
+        perfect = _honest(exercise, RIGHT, observing.seeds_for(exercise, True, frame.f_locals["step"].seed))
         if os.fork() == 0:
-            time.sleep(0.3)
-            wire.send(report, wire.probe_line(wire.ProbeReport(step.key, perfect)))
+            pipe, _ = channel.open_channel(control, key)
+            channel.write_report(pipe, wire.probe_line(wire.ProbeReport(key, perfect)))
             os._exit(0)
+        time.sleep(0.5)
         if {exit}:
             os._exit(0)
     return _honest(exercise, answer, seeds)

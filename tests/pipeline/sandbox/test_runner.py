@@ -25,6 +25,10 @@ def _observe(namespace: dict, step: wire.ProbeStep, assignment: str, piece=None)
         os._exit(0)
     if step.key.startswith("hangs"):
         time.sleep(60)
+    if step.key.startswith("sneaks"):  # asks for the next probe's pipe, to write its report
+        from autograder.engine import channel
+
+        channel.open_channel(runner.CONTROL, "after")
     return CellObservation(missing=f"{namespace.get('answer')} after {','.join(SEEN)}")
 
 
@@ -107,6 +111,12 @@ def test_a_cell_that_writes_on_the_grader_channel_stops_the_job(forgery: str) ->
     trusted = supervised([wire.CodeStep("b", source), probe("later")])
     assert trusted.violation, trusted.lines
     assert not any(line.get("probe") == "later" and "observation" in line for line in trusted.lines)
+
+
+def test_a_probe_that_asks_for_another_probes_pipe_stops_the_job() -> None:
+    trusted = supervised([wire.CodeStep("a", "answer = 1"), probe("sneaks"), probe("after")])
+    assert "while the checks of 'sneaks' ran" in trusted.violation
+    assert not any(line.get("probe") == "after" for line in trusted.lines)
 
 
 def test_a_report_the_answer_writes_and_exits_before_is_not_a_report() -> None:
