@@ -55,12 +55,14 @@ def run_cell_source(source: str, filename: str, namespace: dict) -> None:
 
 def student_edition_cells(chapter: str) -> dict[str, str]:
     """Each code cell of the chapter's student edition, by grade id, as nbgrader's release writes
-    it (solutions replaced by its stub, hidden tests removed)."""
+    it (solutions replaced by its stub and the stub made to run through, hidden tests removed)."""
     from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions
+
+    from autograder.pipeline.site.release import RunsThrough
 
     notebook = nbformat.read(ROOT / "notebooks" / chapter / f"{chapter}.ipynb", as_version=4)
     resources: dict = {}
-    for step in (ClearSolutions(), ClearHiddenTests()):
+    for step in (ClearSolutions(), RunsThrough(), ClearHiddenTests()):
         notebook, resources = step.preprocess(notebook, resources)
     return {nbgrader_meta(c)["grade_id"]: c.source for c in notebook.cells
             if c.cell_type == "code" and nbgrader_meta(c).get("grade_id")}
