@@ -1,30 +1,38 @@
-"""Real nbgrader autograde over a class built from a chapter's answer catalogue.
+"""A chapter's whole catalogue and blind panel, graded as a class by the sandboxed grader; a small
+class through real nbgrader; and every verdict compared with the learner's own kernel's.
 
 Each ``tests/chapters/test_grading_<chapter>.py`` subclasses :class:`ChapterGrading` and names its chapter.
-The catalogue ``tests/catalog/<chapter>.py`` holds ``RIGHT`` and ``WRONG`` (and, for a chapter
-whose checks only observe, ``EXPLOITS``): per grade id, lists of ``(label, answer source)``,
-``(label, answer source, misconception)`` and ``(label, answer source)``. Right answers (the
-reference and other spellings) must earn every point; each wrong answer must lose its exercise's
-points, and its test cells' output must name its misconception; each exploit must earn no more
-than the student who left the release untouched, through nbgrader and through the sandbox.
+The catalogue ``tests/catalog/<chapter>.py`` holds ``RIGHT`` and ``WRONG`` (and ``EXPLOITS``): per
+grade id, lists of ``(label, answer source)``, ``(label, answer source, misconception)`` and
+``(label, answer source)``; the blind panel ``tests/panel/<grade_id>/`` holds answers written from
+the learner's page alone, each labelled right or wrong by its writer and confirmed by a second
+reader (``labels.json``). Through ``autograd-state grade``'s grader (the sandbox and the trusted
+checker), right answers (the reference, other spellings, the panel's right ones) must earn every
+point; each wrong answer must lose its exercise's points, and name its misconception when it is
+catalogued; each exploit must earn no more than the student who left the release untouched; and
+every verdict, message and point must be what ``grade(...)`` decides on the same answer in a
+learner's kernel. Real ``nbgrader autograde`` grades a small class (a right student, the untouched
+release, a student holding a wrong answer to every exercise): full marks there exactly where the
+sandboxed grader gives them, which keeps nbgrader's own route honest.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import linecache
 import os
 import pickle
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
 from typing import Any, ClassVar
 
 import nbformat
 import pytest
 import torch
-from nbgrader.api import Gradebook
 
 from autograder.engine.cases import exercises
 from autograder.engine.gradeid import module_of, test_cell
@@ -134,6 +142,21 @@ def exploits(chapter: str) -> list[tuple[int, str, str]]:
     return [(i, g, label) for g, answers in found.items() for i, (label, _src) in enumerate(answers)]
 
 
+PANEL = Path(__file__).with_name("panel")
+
+
+def panel(grade_id: str) -> list[tuple[str, str, str]]:
+    """``(file, label, source)`` of every blind panel answer to an exercise, in name order."""
+    folder = PANEL / grade_id
+    labels = json.loads((folder / "labels.json").read_text())
+    return [(name, labels[name]["label"], (folder / name).read_text()) for name in sorted(labels)]
+
+
+def panel_answers(chapter: str) -> list[tuple[int, str, str, str]]:
+    """``(student index, grade id, file, label)`` for every panel answer of a chapter's exercises."""
+    return [(i, g, name, label) for g in exercises(chapter) for i, (name, label, _src) in enumerate(panel(g))]
+
+
 def parametrize(metafunc: pytest.Metafunc) -> None:
     """Parametrize a :class:`ChapterGrading` test by its chapter's catalogue (called from conftest)."""
     if metafunc.cls is None or not issubclass(metafunc.cls, ChapterGrading):
@@ -147,6 +170,9 @@ def parametrize(metafunc: pytest.Metafunc) -> None:
     if "exploit" in metafunc.fixturenames:
         found = exploits(chapter)
         metafunc.parametrize("exploit", found, ids=[f"{g}:{label}" for _i, g, label in found])
+    if "panel_answer" in metafunc.fixturenames:
+        found = panel_answers(chapter)
+        metafunc.parametrize("panel_answer", found, ids=[f"{g}:{name}" for _i, g, name, _label in found])
 
 
 @dataclass
@@ -156,6 +182,7 @@ class Graded:
     table: dict[str, dict[str, float]]
     flags: list[Flag]
     sources: dict[str, dict[str, str]]
+    decided: dict[str, Any] = field(default_factory=dict)  # the sandboxed grader's verdicts, by student
 
     def exercise_score(self, student: str, grade_id: str) -> tuple[float, float]:
         """Points earned on one exercise (visible and hidden test cells) and its full points."""
@@ -181,10 +208,20 @@ class Graded:
         return "\n".join(texts)
 
 
+#: The students of the class real nbgrader grades (also in the sandboxed class).
+NBGRADER_CLASS = ("right-0", UNTOUCHED, "wrong-nbgrader")
+
+
 class ChapterGrading:
-    """The grading tests every chapter runs; subclasses set ``CHAPTER``."""
+    """The grading tests every chapter runs; subclasses set ``CHAPTER``.
+
+    ``NBGRADER_WRONG`` names, per exercise, the catalogued wrong answer the class real nbgrader
+    grades holds (its first when not named).
+    """
 
     CHAPTER: ClassVar[str]
+    NBGRADER_WRONG: ClassVar[dict[str, str]] = {}
+    pytestmark = [pytest.mark.skipif(not is_root(), reason="the grading sandbox needs root (users and namespaces)")]
 
     @classmethod
     def reference(cls, grade_id: str) -> str:
@@ -199,31 +236,63 @@ class ChapterGrading:
     def submit_more(cls, course: Course) -> None:
         """Extra submissions graded in the same run (tampered, broken); none by default."""
 
+    @classmethod
+    def sources(cls) -> dict[str, dict[str, str]]:
+        """Every student of the sandboxed class: each answer to each exercise, as a learner's cell."""
+        chapter, answers = cls.CHAPTER, catalog(cls.CHAPTER)
+        grade_ids = list(exercises(chapter))
+        found: dict[str, dict[str, str]] = {}
+        for i, student in enumerate(right_students(chapter)):
+            found[student] = {g: answers.RIGHT[g][i % len(answers.RIGHT[g])][1] for g in grade_ids}
+        for i in range(max(len(v) for v in answers.WRONG.values())):
+            found[f"wrong-{i}"] = {g: answers.WRONG[g][i][1] if i < len(answers.WRONG.get(g, []))
+                                   else cls.reference(g) for g in grade_ids}
+        caught = getattr(answers, "EXPLOITS", {})
+        for i in range(max((len(v) for v in caught.values()), default=0)):
+            found[f"exploit-{i}"] = {g: caught[g][i][1] if i < len(caught.get(g, [])) else cls.reference(g)
+                                     for g in grade_ids}
+        blind = {g: panel(g) for g in grade_ids}
+        for i in range(max(len(v) for v in blind.values())):
+            found[f"panel-{i}"] = {g: blind[g][i][2] if i < len(blind[g]) else cls.reference(g) for g in grade_ids}
+        edition = student_edition_cells(chapter)
+        found[UNTOUCHED] = {g: edition[g] for g in grade_ids}
+        # The forger's search runs first in the first answer cell; the released stub follows it.
+        found[FORGER] = {**found[UNTOUCHED], grade_ids[0]: forger.SOURCE + "\n\n" + edition[grade_ids[0]]}
+        found["wrong-nbgrader"] = {g: next((src for label, src, _m in answers.WRONG.get(g, [])
+                                            if label == cls.NBGRADER_WRONG.get(g)),
+                                           answers.WRONG[g][0][1] if answers.WRONG.get(g) else cls.reference(g))
+                                   for g in grade_ids}
+        return found
+
     @pytest.fixture(scope="class")
     @classmethod
     def graded(cls, released_course: Course) -> Graded:
-        chapter, answers = cls.CHAPTER, catalog(cls.CHAPTER)
-        grade_ids = list(exercises(chapter))
-        sources = {}
-        for i, student in enumerate(right_students(chapter)):
-            sources[student] = {g: answers.RIGHT[g][i % len(answers.RIGHT[g])][1] for g in grade_ids}
-        for i in range(max(len(v) for v in answers.WRONG.values())):
-            sources[f"wrong-{i}"] = {g: answers.WRONG[g][i][1] if i < len(answers.WRONG.get(g, []))
-                                     else cls.reference(g) for g in grade_ids}
-        found = getattr(answers, "EXPLOITS", {})
-        for i in range(max((len(v) for v in found.values()), default=0)):
-            sources[f"exploit-{i}"] = {g: found[g][i][1] if i < len(found.get(g, [])) else cls.reference(g)
-                                       for g in grade_ids}
-        edition = student_edition_cells(chapter)
-        sources[UNTOUCHED] = {g: edition[g] for g in grade_ids}
-        # The forger's search runs first in the first answer cell; the released stub follows it.
-        sources[FORGER] = {**sources[UNTOUCHED], grade_ids[0]: forger.SOURCE + "\n\n" + edition[grade_ids[0]]}
+        """The whole class, graded by the sandboxed grader (what ``autograd-state grade`` runs)."""
+        chapter = cls.CHAPTER
+        sources = cls.sources()
         for student, answered in sources.items():
             submit(released_course, chapter, student, answered)
         cls.submit_more(released_course)
+        outcome = grade_chapter(released_course, chapter, progress=False, seed=SEED)
+        return Graded(released_course, chapter, scores(released_course, chapter), outcome.flags, sources,
+                      outcome.decided)
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def nbgrader_graded(cls, graded: Graded, tmp_path_factory) -> Graded:
+        """The small class, graded by real ``nbgrader autograde`` in a course of its own."""
+        course = Course(tmp_path_factory.mktemp(f"{cls.CHAPTER}-nbgrader"))
+        shutil.copytree(graded.course.root, course.root,
+                        ignore=shutil.ignore_patterns("submitted", "autograded", "feedback", "gradebook.db"))
+        from autograder.pipeline.site.release import release
+
+        release(course, [cls.CHAPTER])
+        for student in NBGRADER_CLASS:
+            submit(course, cls.CHAPTER, student, graded.sources[student])
         with forked_kernels():  # each student's kernel a fresh process, without importing torch again
-            flags = autograde(released_course, chapter)
-        return Graded(released_course, chapter, scores(released_course, chapter), flags, sources)
+            flags = autograde(course, cls.CHAPTER)
+        return Graded(course, cls.CHAPTER, scores(course, cls.CHAPTER), flags,
+                      {s: graded.sources[s] for s in NBGRADER_CLASS})
 
     def test_right_spellings_earn_every_point(self, graded: Graded, right_student: str) -> None:
         graded.assert_full_points_except(right_student)
@@ -246,6 +315,13 @@ class ChapterGrading:
         untouched, _ = graded.exercise_score(UNTOUCHED, grade_id)
         assert earned <= untouched, f"{label} earned {earned}, the untouched answer {untouched}"
 
+    def test_the_blind_panel_is_graded_as_labelled(self, graded: Graded, panel_answer) -> None:
+        """A right answer of the panel earns every point; a wrong or partial one loses some."""
+        index, grade_id, name, label = panel_answer
+        earned, full = graded.exercise_score(f"panel-{index}", grade_id)
+        said = graded.cell_outputs(f"panel-{index}", grade_id)
+        assert (earned == full) == (label == "right"), f"{grade_id}/{name} ({label}): {earned}/{full}\n{said}"
+
     def test_wrong_students_keep_points_on_the_exercises_they_got_right(self, graded: Graded) -> None:
         wrong = catalog(self.CHAPTER).WRONG
         for i in range(max(len(v) for v in wrong.values())):
@@ -254,65 +330,49 @@ class ChapterGrading:
                     earned, full = graded.exercise_score(f"wrong-{i}", grade_id)
                     assert earned == full, (i, grade_id)
 
-    @pytest.mark.skipif(not is_root(), reason="the grading sandbox needs root (to create users and namespaces)")
-    def test_the_sandboxed_grader_agrees_with_nbgrader_and_with_the_learners_kernel(
-        self, graded: Graded, tmp_path
-    ) -> None:
-        """The same class, graded again by ``autograd-state grade`` (sandbox, trusted checker).
+    def test_the_forger_learns_nothing_and_earns_nothing(self, graded: Graded) -> None:
+        decided = graded.decided[FORGER]
+        if any(not ex.bare for ex in exercises(self.CHAPTER).values()):  # a bare job has no torch to probe
+            said = [cell.outputs()[0]["evalue"] for cell in decided.tests.values()
+                    if cell.outputs() and forger.FINDINGS in cell.outputs()[0].get("evalue", "")]
+            assert said, "the forger's search did not run at the moment the checks ran"
+            assert all(f"{forger.FINDINGS} []" in text for text in said), said
+        for grade_id in exercises(self.CHAPTER):  # the forger leaves every answer as released
+            assert graded.exercise_score(FORGER, grade_id)[0] <= graded.exercise_score(UNTOUCHED, grade_id)[0]
 
-        Full marks in nbgrader exactly when full marks in the sandboxed grader (which also gives
-        the passing cases' points where nbgrader gives 0); and every case's verdict, message and
-        points equal those of ``grade(...)`` run on the same answer in this process."""
-        copy = Course(tmp_path / "sandboxed")
-        shutil.copytree(graded.course.root, copy.root, ignore=shutil.ignore_patterns("autograded", "feedback"))
-        with Gradebook(copy.gradebook_url) as gradebook:
-            for student in graded.table:
-                gradebook.remove_submission(self.CHAPTER, student)
-        outcome = grade_chapter(copy, self.CHAPTER, progress=False, seed=SEED)
-        sandboxed = scores(copy, self.CHAPTER)
-        assert sandboxed.keys() == graded.table.keys()
+    def test_real_nbgrader_gives_full_marks_exactly_where_the_sandboxed_grader_does(
+        self, graded: Graded, nbgrader_graded: Graded
+    ) -> None:
+        """nbgrader gives a cell full marks when its test raised nothing; the sandboxed grader when
+        none of its checks failed (a failed check of no points, such as a form check, still fails it).
+        A cell of no points scores 0 in nbgrader whatever it found."""
         full = {test_cell(g, hidden): ex.points(hidden) for g, ex in exercises(self.CHAPTER).items()
                 for hidden in (False, True)}
-        # nbgrader gives a cell full marks when its test raised nothing; the sandbox when none of its
-        # checks failed (a failed check of no points, such as a yes-or-no answer's form, still fails it).
-        failed = {(student, cell) for student, decided in outcome.decided.items()
-                  for cell, test in decided.tests.items()
-                  if test.verdict is not None and test.verdict.message() is not None}
-        # A cell of no points (a companion's form check) scores 0 in nbgrader whatever it found.
-        disagree = {(student, cell): (score, sandboxed[student].get(cell))
-                    for student, cells in graded.table.items() for cell, score in cells.items() if full[cell]
-                    if (score == full[cell]) != (sandboxed[student].get(cell) == full[cell]
-                                                 and (student, cell) not in failed)}
+        disagree = {}
+        for student in NBGRADER_CLASS:
+            decided = graded.decided[student].tests
+            for cell, score in nbgrader_graded.table[student].items():
+                passed = decided[cell].verdict is not None and decided[cell].verdict.message() is None
+                if full[cell] and (score == full[cell]) != (graded.table[student][cell] == full[cell] and passed):
+                    disagree[student, cell] = (score, graded.table[student][cell])
         assert not disagree, f"(student, cell): (nbgrader, sandbox) {disagree}"
-        if FORGER in outcome.decided:
-            if any(not ex.bare for ex in exercises(self.CHAPTER).values()):  # a bare job has no torch to probe
-                said = [cell.outputs()[0]["evalue"] for cell in outcome.decided[FORGER].tests.values()
-                        if cell.outputs() and forger.FINDINGS in cell.outputs()[0].get("evalue", "")]
-                assert said, "the forger's search did not run at the moment the checks ran"
-                assert all(f"{forger.FINDINGS} []" in text for text in said), said
-            for grade_id in exercises(self.CHAPTER):  # the forger leaves every answer as released
-                mine = sum(v for c, v in sandboxed[FORGER].items() if c.startswith(f"{grade_id}-tests"))
-                baseline = sum(v for c, v in sandboxed[UNTOUCHED].items() if c.startswith(f"{grade_id}-tests"))
-                assert mine <= baseline, (FORGER, grade_id, mine, baseline)
-        for index, grade_id, label in exploits(self.CHAPTER):  # other exercises hold the reference
-            student = f"exploit-{index}"
-            mine = sum(v for c, v in sandboxed[student].items() if c.startswith(f"{grade_id}-tests"))
-            baseline = sum(v for c, v in sandboxed[UNTOUCHED].items() if c.startswith(f"{grade_id}-tests"))
-            assert mine <= baseline, (student, grade_id, label, mine, baseline)
-        setup = self.answer_context(copy)
+
+    def test_every_verdict_is_the_one_the_learners_kernel_gives(self, graded: Graded) -> None:
+        """Every sandboxed verdict (cases, messages, points) equals what ``grade(...)`` decides in this
+        process on the same notebook state, each cell's checks in a child forked from it as the
+        sandbox runs them, on one thread as each sandbox steps."""
+        setup = self.answer_context(graded.course)
         threads = torch.get_num_threads()
-        torch.set_num_threads(1)  # as each sandbox steps: floating-point sums depend on it
+        torch.set_num_threads(1)
         try:
-            self._judged_as_in_the_kernel(graded, outcome, sandboxed, setup)
+            self._judged_as_in_the_kernel(graded, setup)
         finally:
             torch.set_num_threads(threads)
 
-    def _judged_as_in_the_kernel(self, graded: Graded, outcome, sandboxed: dict, setup: str) -> None:
-        """Every sandboxed verdict equals what ``grade(...)`` decides in this process on the same
-        notebook state, each cell's checks in a child forked from it as the sandbox runs them."""
+    def _judged_as_in_the_kernel(self, graded: Graded, setup: str) -> None:
         for student, answered in graded.sources.items():
             # The forger rebinds the observing side of the process it runs in: it is judged above.
-            if student not in outcome.decided or student == FORGER:
+            if student not in graded.decided or student == FORGER:
                 continue
             namespace: dict = {"__name__": "__main__"}  # as in a notebook kernel: the setup, then each answer
             run_cell_source(setup, f"<{student}:setup>", namespace)
@@ -324,19 +384,19 @@ class ChapterGrading:
                 try:
                     answer = resolve_answer(exercise.answer, namespace)
                 except NameError:  # the stub raised before it defined the name: its test cells score 0
-                    assert all(sandboxed[student][test_cell(exercise.grade_id, h)] == 0 for h in (False, True))
+                    assert all(graded.table[student][test_cell(exercise.grade_id, h)] == 0 for h in (False, True))
                     continue
                 for hidden in (False, True):
                     grade_id = test_cell(exercise.grade_id, hidden)
-                    cell = outcome.decided[student].tests[grade_id]
+                    cell = graded.decided[student].tests[grade_id]
                     mine, earned = _forked(_judged, exercise.grade_id, answer, hidden)
                     assert cell.verdict is not None, (student, grade_id, cell.not_run)
                     assert _cases(cell.verdict) == mine, (student, grade_id)
                     if exercise.grade_id in RACING:  # which scenarios it gets wrong, and so its points, may differ
                         full = exercise.points(hidden)
-                        assert (sandboxed[student][grade_id] == full) == (earned == full), (student, grade_id)
+                        assert (graded.table[student][grade_id] == full) == (earned == full), (student, grade_id)
                     else:
-                        assert sandboxed[student][grade_id] == earned, (student, grade_id)
+                        assert graded.table[student][grade_id] == earned, (student, grade_id)
 
     def test_every_exercise_has_right_and_three_wrong_answers(self) -> None:
         answers = catalog(self.CHAPTER)
@@ -344,3 +404,8 @@ class ChapterGrading:
             assert answers.RIGHT.get(grade_id), f"{grade_id}: no right answer catalogued"
             if not grade_id.endswith("-selftest"):
                 assert len(answers.WRONG.get(grade_id, [])) >= 3, f"{grade_id}: fewer than three wrong answers"
+
+    def test_every_exercise_has_a_blind_panel_of_five_right_and_five_wrong(self) -> None:
+        for grade_id in exercises(self.CHAPTER):
+            labels = [label for _name, label, _src in panel(grade_id)]
+            assert labels.count("right") >= 5 and labels.count("wrong") >= 5, (grade_id, labels)
