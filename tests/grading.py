@@ -23,7 +23,6 @@ import json
 import linecache
 import os
 import pickle
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +42,7 @@ from autograder.pipeline.grading.sandboxed import grade_chapter
 from autograder.pipeline.sandbox.confine import is_root
 from tests import forger
 from tests.cases import student_edition_cells
+from tests.conftest import copy_course
 from tests.submissions import submit
 from tests.warm_kernels import forked_kernels
 
@@ -281,11 +281,9 @@ class ChapterGrading:
     @classmethod
     def nbgrader_graded(cls, graded: Graded, tmp_path_factory) -> Graded:
         """The small class, graded by real ``nbgrader autograde`` in a course of its own."""
-        course = Course(tmp_path_factory.mktemp(f"{cls.CHAPTER}-nbgrader"))
-        shutil.copytree(graded.course.root, course.root,
-                        ignore=shutil.ignore_patterns("submitted", "autograded", "feedback", "gradebook.db"))
         from autograder.pipeline.site.release import release
 
+        course = copy_course(tmp_path_factory.mktemp(f"{cls.CHAPTER}-nbgrader") / "course")
         release(course, [cls.CHAPTER])
         for student in NBGRADER_CLASS:
             submit(course, cls.CHAPTER, student, graded.sources[student])
