@@ -16,6 +16,7 @@ from typing import Any
 
 from autograder.engine import codec
 from autograder.engine.cases import VISIBLE_SEED, Case, Exercise, exercises
+from autograder.engine.numerics import as_observed
 from autograder.engine.observe import Seen, as_sent, observe_point, seeds_for
 from autograder.engine.values import measure, show_inputs
 from autograder.judging import CaseKey, CellKey, Digest, Given, PointKey
@@ -108,7 +109,8 @@ def _visible_cell_key(grade_id: str) -> CellKey:
 def _cell_key(exercise: Exercise, hidden: bool, seed: int | None) -> CellKey:
     known = key_of(exercise)
     seeds = seeds_for(exercise, hidden, seed)
-    return {case.name: case_key(case, known, seeds[case.name]) for case in exercise.selected(hidden)}
+    with as_observed():  # the numerics the answer's observation runs with
+        return {case.name: case_key(case, known, seeds[case.name]) for case in exercise.selected(hidden)}
 
 
 def case_key(case: Case, known: Key, seeds: list[int]) -> CaseKey:

@@ -26,8 +26,9 @@ from typing import Any
 
 from autograder.engine import codec
 from autograder.engine.cases import Case, Exercise
+from autograder.engine.difference import around
 from autograder.engine.observe import CellObservation, Seen
-from autograder.engine.values import AGREE, KINDS, brief, equal
+from autograder.engine.values import AGREE, KINDS, TOLERANCE, brief, equal
 
 
 @dataclass(frozen=True)
@@ -331,26 +332,21 @@ def _counterexample(case: Case, found: Seen, point: PointKey) -> str:
         return f"{where}: yours is {_yours(found)}; it must be {KINDS[case.returns][1]}."
     if case.entry:
         return f"{where}: {_yours(found)} is not right."
-    yours, reference = _difference(found, resolved(found, point.expected))
+    yours, reference = _difference(found, resolved(found, point.expected), TOLERANCE.get(case.agree))
     return f"{where}: yours {yours}; reference {reference}."
 
 
-def _difference(found: Seen, expected: Seen) -> tuple[str, str]:
-    """Both results as a message shows them: for two dicts, only the entries that differ."""
-    if found.raised is None and type(found.value) is dict and type(expected.value) is dict:
-        keys = [k for k in expected.value if k not in found.value or not _same(found.value[k], expected.value[k])]
-        keys += [k for k in found.value if k not in expected.value]
-        if keys:
-            return (brief({k: found.value.get(k, "<missing>") for k in keys}),
-                    brief({k: expected.value.get(k, "<missing>") for k in keys}))
+def _difference(found: Seen, expected: Seen, tolerance: tuple[float, float] | None) -> tuple[str, str]:
+    """Both results as a message shows them: around the first place they differ beyond the check's
+    tolerance (the first key, index, element or character, on both sides), never cut before it."""
+    if found.raised is not None and expected.raised is not None:
+        if found.raised[0] != expected.raised[0]:
+            return _yours(found), _yours(expected)
+        yours, reference = around(found.raised[1].strip(), expected.raised[1].strip())
+        return f"raised {found.raised[0]}: {yours}", f"raised {expected.raised[0]}: {reference}"
+    if found.raised is None and expected.raised is None:
+        return around(found.value, expected.value, tolerance)
     return _yours(found), _yours(expected)
-
-
-def _same(a: Any, b: Any) -> bool:
-    try:
-        return bool(AGREE["close"](a, b))
-    except Exception:  # noqa: BLE001
-        return False
 
 
 def _yours(seen: Seen) -> str:

@@ -19,17 +19,21 @@ import importlib.resources
 import linecache
 import os
 import re
+import textwrap
 from functools import cache
 from typing import Any
 
 from autograder.engine import gradeid, secret
 from autograder.engine.cases import Exercise, lookup
 from autograder.engine.draw import fresh_seed
+from autograder.engine.numerics import as_observed
 from autograder.engine.observe import CellObservation, as_sent, bare_calls, bare_observation, observe_cell, seeds_for
 from autograder.judging import CellKey, CellVerdict, judge_cell, keys_from_json
 
 # Markdown's inline code, as a judging message marks the names it speaks of.
 INLINE_CODE = re.compile(r"`([^`\n]+)`")
+# Characters of a message line in the learner's notebook.
+WIDTH = 100
 
 
 def grade(grade_id: str, answer: Any, hidden: bool = False) -> None:
@@ -57,8 +61,12 @@ def autograded() -> bool:
 
 
 def plain(message: str) -> str:
-    """A judging message as plain text: ```STRIDES` is not answered yet.`` reads ``STRIDES is not answered yet.``"""
-    return INLINE_CODE.sub(r"\1", message)
+    """A judging message as plain text: ```STRIDES` is not answered yet.`` reads ``STRIDES is not
+    answered yet.``; each line wrapped to the notebook's width, its continuation indented (an
+    error's output does not wrap in JupyterLab, and a counterexample must not run off its side)."""
+    lines = INLINE_CODE.sub(r"\1", message).splitlines()
+    return "\n".join(textwrap.fill(line, WIDTH, subsequent_indent="    ", break_on_hyphens=False) or line
+                     for line in lines)
 
 
 def passed_line(decided: CellVerdict) -> str:
@@ -93,7 +101,8 @@ def observe_here(exercise: Exercise, answer: Any, seeds: dict[str, list[int]]) -
 
         return bare_observation(run_here(answer_cells(answer), calls), calls)
     secret.taken()  # draws left by an earlier check are not this one's
-    seen = observe_cell(exercise, answer, seeds)
+    with as_observed():
+        seen = observe_cell(exercise, answer, seeds)
     return CellObservation({name: [as_sent(s) for s in points] for name, points in seen.cases.items()},
                            seen.missing, seen.rejected, seen.unfinished, secret.taken())
 

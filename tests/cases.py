@@ -133,6 +133,18 @@ class ChapterCases:
             said = visible.says.get(own) or hidden.says[own]
             assert f"behaves as if {said}" in (visible.message() or "") + (hidden.message() or "")
 
+    def test_a_counterexample_shows_where_the_answer_and_the_reference_differ(self, wrong_answer) -> None:
+        """Each failed check's line shows both results around their first difference: the two never
+        read alike (a rendering cut at a fixed length before the difference would)."""
+        grade_id, label, source, _own = wrong_answer
+        answer = self.answer(grade_id, label, source)
+        for decided in self.verdicts(grade_id, answer):
+            for failure in decided.failures:
+                if failure.line is None or "; reference " not in failure.line:
+                    continue
+                yours, reference = failure.line.split(": yours ", 1)[-1].rsplit("; reference ", 1)
+                assert yours != reference.removesuffix("."), f"{label}: {failure.line}"
+
     def test_exploits_score_no_more_than_the_untouched_answer(self, exploit) -> None:
         grade_id, label, source = exploit
         answer = self.answer(grade_id, label, source)

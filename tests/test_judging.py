@@ -112,13 +112,14 @@ def test_a_value_answer_is_judged_by_digest_and_never_shown_its_expected_value()
     assert wrong.message().endswith("Your answer behaves as if everything copied.")
 
 
-def test_dict_results_show_only_the_entries_that_differ() -> None:
+def test_dict_results_show_the_first_entry_that_differs() -> None:
     declared = _exercise("report", returns="observation")
     declared.case("one", "answer(x)", lambda _draw: (0,))
     key = {"one": _key([PointKey("x=0", 0, Seen(value={"value": 1.0, "left alone": True}))])}
     wrong = judge_cell(declared, False, CellObservation({"one": [Seen(value={"value": 1.0, "left alone": False})]}),
                        key)
-    assert wrong.failures[0].line == "answer(x) on x=0: yours {'left alone': False}; reference {'left alone': True}."
+    assert wrong.failures[0].line == \
+        "answer(x) on x=0: yours {…, 'left alone': False}; reference {…, 'left alone': True}."
 
 
 def test_a_companions_form_check_says_what_kind_was_expected() -> None:

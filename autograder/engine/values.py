@@ -12,7 +12,7 @@ from typing import Any
 
 from autograder.engine.codec import short_repr, type_name
 
-__all__ = ["AGREE", "KINDS", "brief", "close", "measure", "short_repr", "show_inputs", "type_name"]
+__all__ = ["AGREE", "KINDS", "TOLERANCE", "brief", "close", "measure", "short_repr", "show_inputs", "type_name"]
 
 
 def _is_int_tuple(value: Any) -> bool:
@@ -69,6 +69,10 @@ def equal(found: Any, expected: Any) -> bool:
     return type(found) is type(expected) and found == expected
 
 
+#: How far apart two numbers may be under each agreement: ``(rtol, atol)``, None for exactly.
+TOLERANCE: dict[str, tuple[float, float] | None] = {"eq": None, "close": (1e-5, 1e-6), "loose": (1e-4, 1e-5)}
+
+
 def close(found: Any, expected: Any, rtol: float = 1e-5, atol: float = 1e-6) -> bool:
     """Agreement of plain data with floating-point tolerance: tensors must match in shape and
     dtype and be ``allclose``; floats ``isclose``; containers element by element."""
@@ -90,7 +94,7 @@ def close(found: Any, expected: Any, rtol: float = 1e-5, atol: float = 1e-6) -> 
 
 def loose(found: Any, expected: Any) -> bool:
     """:func:`close` with the tolerance of a gradient summed over several steps."""
-    return close(found, expected, rtol=1e-4, atol=1e-5)
+    return close(found, expected, *TOLERANCE["loose"])
 
 
 #: Agreements by name: a case names one (``agree=``); chapters may add their own.

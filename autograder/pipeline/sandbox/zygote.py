@@ -43,13 +43,15 @@ def warm() -> None:
     import autograder.engine.cases  # noqa: F401
     import autograder.engine.observe  # noqa: F401
     import autograder.pipeline.sandbox.runner  # noqa: F401
+    from autograder.engine.numerics import THREADS
 
     try:
         import autograd_figures  # noqa: F401
     except ImportError:
         pass
-    # One core per worker: the grader runs one worker per core.
-    torch.set_num_threads(1)
+    # One core per worker (the grader runs one worker per core), and the numerics every key and
+    # every learner's own check compute with (autograder.engine.numerics).
+    torch.set_num_threads(THREADS)
     _rehearse()
 
 
