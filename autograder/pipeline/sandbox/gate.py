@@ -22,7 +22,7 @@ grade rests on comparing it with expectations the job cannot learn (``ARCHITECTU
 
 While a probe is open, a process of the job may ask for a *secret* (``{"secret": tag}``, with the
 write end of a pipe for the answer): random bytes the supervisor draws, hands to that process alone
-and keeps, once per tag. A check whose truth must be drawn where no other process of the job can
+and keeps, once per tag in a probe. A check whose truth must be drawn where no other process of the job can
 see it (which rank changed its module, and how) draws it so: the grader judges against what the
 supervisor kept, never against what the job says it drew.
 
@@ -79,7 +79,7 @@ class Gate:
     secrets: dict[str, dict[str, str]] = field(default_factory=dict)
     _buffer: bytearray = field(default_factory=bytearray)
     _fds: list[int] = field(default_factory=list)
-    _drawn: set[str] = field(default_factory=set)
+    _drawn: set[tuple[str, str]] = field(default_factory=set)
 
     @classmethod
     def of(cls, plan: Any, pieces: dict[str, str], probe_seconds: float) -> Gate:
@@ -140,10 +140,10 @@ class Gate:
         try:
             if self.opened is None or len(message) != 1 or type(tag) is not str or len(tag) > 200:
                 self._stop("asked for a secret out of turn")
-            elif tag in self._drawn:
+            elif (self.opened.key, tag) in self._drawn:
                 self._stop(f"asked for the secret {tag!r} twice")
             else:
-                self._drawn.add(tag)
+                self._drawn.add((self.opened.key, tag))
                 value = os.urandom(16).hex()
                 self.secrets.setdefault(self.opened.key, {})[tag] = value
                 try:

@@ -1,0 +1,47 @@
+"""The same answer gets the same score on every grading run: every right answer of every exercise's
+catalogue (its reference first) earns every point on twenty seeds, with the grading process on one
+thread and on two (a key computed with another number of threads than the observation ran with
+would move a floating-point result out of its tolerance)."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from autograder.engine.cases import exercises
+from autograder.pipeline.course import Course
+from tests.cases import run_cell_source, student_edition_cells
+from tests.grading import catalog, resolve_answer, verdict
+
+SEEDS = range(1000, 1020)
+ASSIGNMENTS = Course().chapters()
+
+
+def _namespaces(assignment: str) -> dict:
+    """What the chapter's setup cell defines, as a learner's kernel runs it."""
+    namespace: dict = {"__name__": "__main__"}
+    run_cell_source(student_edition_cells(assignment)[f"{assignment}-setup"], f"<{assignment}:setup>", namespace)
+    return namespace
+
+
+@pytest.mark.parametrize("threads", (1, 2))
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_every_right_answer_earns_every_point_on_every_seed(assignment: str, threads: int) -> None:
+    kept = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        setup = _namespaces(assignment)
+        lost = []
+        for grade_id, exercise in exercises(assignment).items():
+            for label, source in catalog(assignment).RIGHT[grade_id]:
+                namespace = dict(setup)
+                run_cell_source(source, f"<{grade_id}:{label}>", namespace)
+                answer = resolve_answer(exercise.answer, namespace)
+                for seed in SEEDS:
+                    for hidden in (False, True):
+                        decided = verdict(grade_id, answer, hidden, seed)
+                        if decided.message() is not None:
+                            lost.append(f"{grade_id}/{label} seed {seed}: {decided.message()}")
+        assert not lost, "\n".join(lost[:5])
+    finally:
+        torch.set_num_threads(kept)
