@@ -251,7 +251,25 @@ def judge_case(case: Case, seen: list[Seen] | None, key: CaseKey, unfinished: st
 
 
 def _of_its_kind(case: Case, found: Seen) -> bool:
-    return case.returns is None or found.raised is not None or bool(KINDS[case.returns][0](found.value))
+    """Whether a result is of the kind the check asks for (and one of the values the task allows)."""
+    if found.raised is not None:
+        return True
+    return _kind_test(case.returns, case.allowed)(found.value)
+
+
+def _kind_test(kind: str | None, allowed: tuple | None):
+    test = KINDS[kind][0] if kind is not None else (lambda _value: True)
+    if allowed is None:
+        return lambda value: bool(test(value))
+    return lambda value: bool(test(value)) and any(type(value) is type(a) and value == a for a in allowed)
+
+
+def _kind_text(kind: str | None, allowed: tuple | None) -> str:
+    """What a result must be, as a message says it: its kind, or the values the task allows."""
+    if allowed is not None:
+        *first, last = [repr(a) for a in allowed]
+        return f"{', '.join(first)} or {last}" if first else last
+    return KINDS[kind][1]
 
 
 def _detected(judged: list[tuple[Case, list[Seen] | None, CaseKey]]) -> list[str]:
@@ -305,7 +323,7 @@ def agrees(case: Case, found: Seen, expected: Seen) -> bool:
         return found.raised == expected.raised
     if isinstance(expected.value, Digest):
         return expected.value.names(found.value)
-    if case.returns is not None and not KINDS[case.returns][0](found.value):
+    if not _kind_test(case.returns, case.allowed)(found.value):
         return False
     try:
         return bool(AGREE[case.agree](found.value, expected.value))
@@ -319,7 +337,8 @@ def _form_failure(case: Case, found: Seen, point: PointKey) -> str | None:
         return f"{where} raised {found.raised[0]}: {_first_line(found.raised[1])}"
     if case.form in ("raises", "any"):
         return None
-    test, text = KINDS[case.form]
+    allowed = case.allowed if case.form == case.returns else None
+    test, text = _kind_test(case.form, allowed), _kind_text(case.form, allowed)
     if not test(found.value):
         return f"{where} is {_yours(found)}; it must be {text}." if case.entry \
             else f"{where} gave {_yours(found)}; it must give {text}."
@@ -329,7 +348,7 @@ def _form_failure(case: Case, found: Seen, point: PointKey) -> str | None:
 def _counterexample(case: Case, found: Seen, point: PointKey) -> str:
     where = case.probe if case.entry else f"{case.probe} on {point.shown}"
     if not _of_its_kind(case, found):
-        return f"{where}: yours is {_yours(found)}; it must be {KINDS[case.returns][1]}."
+        return f"{where}: yours is {_yours(found)}; it must be {_kind_text(case.returns, case.allowed)}."
     if case.entry:
         return f"{where}: {_yours(found)} is not right."
     yours, reference = _difference(found, resolved(found, point.expected), TOLERANCE.get(case.agree))

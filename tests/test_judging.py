@@ -178,3 +178,23 @@ def test_the_search_finds_a_counterexample_no_larger_than_a_known_small_one() ->
         assert verdict.line is not None
         shown = min((p.measure for p, s in zip(key.points, seen, strict=True) if s.value != p.expected.value))
         assert shown <= measure(small), (seed, verdict.line)
+
+
+@pytest.mark.parametrize(("grade_id", "key", "value", "told"), [
+    ("views-classify", "transpose", "View", "it must be 'view', 'copy' or 'ambiguous'."),
+    ("inplace-saves", "softplus", "result", "it must be 'input', 'output' or 'nothing'."),
+    ("modules-batchnorm", "mean_dtype_after_to", "float16", "it must be a dtype as str(dtype) writes it"),
+    ("modules-selftest", "q6", "Parameter", "it must be 'parameter' or 'buffer'."),
+])
+def test_a_value_the_task_does_not_allow_is_told_what_it_must_be(grade_id, key, value, told) -> None:
+    """A value answer outside the task's words is told the words (never which one), in the visible
+    cell that checks its form and in the hidden one, and is named no mistake."""
+    from autograder.engine.cases import lookup
+    from autograder.kernel import verdict
+
+    exercise = lookup(grade_id)
+    answer = {case.name: value for case in exercise.selected(True)}
+    for hidden in (False, True):
+        decided = verdict(grade_id, answer, hidden, 7)
+        line = next(v.line for v in decided.failures if v.case.name.removesuffix(" (form)") == key)
+        assert told in line and "behaves as if" not in decided.message(), line

@@ -37,7 +37,10 @@ SAVES_EXPRESSIONS: dict[str, str] = {
     "flip": "a.flip(0)",
 }
 
-saves = exercise("inplace-saves", "SAVES", require=require_dict("SAVES", list(SAVES_EXPRESSIONS)), returns="str")
+#: What an op may save, as the tasks name it.
+SAVED = ("input", "output", "nothing")
+saves = exercise("inplace-saves", "SAVES", require=require_dict("SAVES", list(SAVES_EXPRESSIONS)), returns="str",
+                 allowed=SAVED)
 for _key, _text in SAVES_EXPRESSIONS.items():
     saves.entry(_key, f"SAVES[{_key!r}] ({_text})")
 
@@ -59,7 +62,8 @@ SAVES_MORE_EXPRESSIONS: dict[str, str] = {
 }
 
 saves_more = exercise("inplace-saves-more", "SAVES_MORE",
-                      require=require_dict("SAVES_MORE", list(SAVES_MORE_EXPRESSIONS)), returns="str")
+                      require=require_dict("SAVES_MORE", list(SAVES_MORE_EXPRESSIONS)), returns="str",
+                      allowed=SAVED)
 for _key, _text in SAVES_MORE_EXPRESSIONS.items():
     saves_more.entry(_key, f"SAVES_MORE[{_key!r}] ({_text})")
 

@@ -547,8 +547,8 @@ BATCHNORM_QUESTIONS = {
     "state_dict": ("how many entries does bn.state_dict() hold?", "int"),
     "tracked_after_train": ("bn.num_batches_tracked after the three training forwards", "int"),
     "tracked_after_eval": ("bn.num_batches_tracked after one more forward in eval mode", "int"),
-    "tracked_dtype_after_to": ("str(bn.num_batches_tracked.dtype) after bn.to(torch.float16)", "str"),
-    "mean_dtype_after_to": ("str(bn.running_mean.dtype) after bn.to(torch.float16)", "str"),
+    "tracked_dtype_after_to": ("str(bn.num_batches_tracked.dtype) after bn.to(torch.float16)", "dtype-name"),
+    "mean_dtype_after_to": ("str(bn.running_mean.dtype) after bn.to(torch.float16)", "dtype-name"),
 }
 batchnorm = exercise("modules-batchnorm", "BATCHNORM", require=require_dict("BATCHNORM", list(BATCHNORM_QUESTIONS)))
 for _key, (_question, _kind) in BATCHNORM_QUESTIONS.items():
@@ -568,6 +568,6 @@ SELFTEST_QUESTIONS = {
     "q5": ("opt = SGD(layer.parameters()); then layer.load_state_dict(zeros for weight and bias); after a "
            "backward and opt.step(), is layer.weight still all zeros?", "bool"),
     "q6": ("a running event counter, a 0-dim int64 tensor: which of the two registrations does torch refuse, "
-           "'parameter' or 'buffer'?", "str"),
+           "'parameter' or 'buffer'?", ("parameter", "buffer")),
 }
 selftest("modules-selftest", SELFTEST_QUESTIONS)

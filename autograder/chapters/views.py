@@ -37,7 +37,8 @@ for _key, _text in STRIDE_EXPRESSIONS.items():
 CLASSIFY_KEYS = ("transpose", "basic_slice", "advanced_index", "boolean_mask", "view", "reshape", "contiguous",
                  "expand", "clone", "detach")
 classify = exercise("views-classify", "CLASSIFY", require=require_dict("CLASSIFY", list(CLASSIFY_KEYS)),
-                    returns="str")
+                    returns="str",
+                    allowed=("view", "copy", "ambiguous"))
 for _key in CLASSIFY_KEYS:
     classify.entry(_key, f"CLASSIFY[{_key!r}]")
 
@@ -61,7 +62,8 @@ MORE_EXPRESSIONS = (
     "y[:, 1].flatten()",
 )
 classify_more = exercise("views-classify-more", "CLASSIFY_MORE",
-                         require=require_dict("CLASSIFY_MORE", list(MORE_EXPRESSIONS)), returns="str")
+                         require=require_dict("CLASSIFY_MORE", list(MORE_EXPRESSIONS)), returns="str",
+                         allowed=("view", "copy", "error"))
 for _expression in MORE_EXPRESSIONS:
     classify_more.entry(_expression, f"CLASSIFY_MORE[{_expression!r}]")
 

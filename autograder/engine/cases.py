@@ -86,6 +86,8 @@ class Case:
         trial: The answer (a test) is run on code the grader owns (:mod:`autograder.engine.trials`):
             the sandbox's run of the notebook does not observe it; the grader runs each piece in
             a job of its own.
+        allowed: The values the task allows a value answer to take (a word of three, the strings
+            ``str(dtype)`` writes): any other is told what it must be, never compared.
     """
 
     exercise: str
@@ -107,6 +109,7 @@ class Case:
     form: str | None = None
     bare: bool = False
     trial: Trial | None = None
+    allowed: tuple[Any, ...] | None = None
 
     def build(self, seed: int) -> Inputs:
         """The case's own inputs for a seed (a fixed recipe ignores it)."""
@@ -242,19 +245,22 @@ def lookup(grade_id: str) -> Exercise:
     return _REGISTRY[grade_id]
 
 
-def selftest(grade_id: str, questions: dict[str, tuple[str, str]], agree: str = "eq") -> Exercise:
+def selftest(grade_id: str, questions: dict[str, tuple[str, str | tuple[str, ...]]], agree: str = "eq") -> Exercise:
     """Declare a chapter's self-test: ``SELFTEST``, a dict of answers, one entry per question (its
     form checked in the visible cell, its value judged when graded: :meth:`Exercise.entry`).
 
     Args:
         grade_id: The self-test's grade id, e.g. ``"views-selftest"``.
-        questions: Maps each key to ``(question, result kind)``.
+        questions: Maps each key to ``(question, result kind)``, or ``(question, the words it allows)``.
         agree: How a found answer is compared with the expected one.
     """
     declared = exercise(grade_id, "SELFTEST", require=require_dict("SELFTEST", list(questions)),
                         module=sys._getframe(1).f_globals["__name__"], agree=agree)
     for key, (question, kind) in questions.items():
-        declared.entry(key, f"SELFTEST[{key!r}] ({question})", returns=kind)
+        if type(kind) is tuple:  # the words the question allows
+            declared.entry(key, f"SELFTEST[{key!r}] ({question})", returns="str", allowed=kind)
+        else:
+            declared.entry(key, f"SELFTEST[{key!r}] ({question})", returns=kind)
     return declared
 
 

@@ -39,7 +39,15 @@ KINDS: dict[str, tuple[Callable[[Any], bool], str]] = {
                             and _is_int_tuple(v[1]) and type(v[2]) is int,
                             "a triple (shape, stride, offset): two tuples of ints and an int"),
     "observation": (lambda v: _plain(v), "plain data"),
+    "dtype-name": (lambda v: type(v) is str and v in _dtype_names(),
+                   "a dtype as str(dtype) writes it, like 'torch.float32'"),
 }
+
+
+def _dtype_names() -> frozenset[str]:
+    import torch
+
+    return frozenset(str(v) for v in vars(torch).values() if type(v) is torch.dtype)
 
 
 def _plain(value: Any) -> bool:
