@@ -139,14 +139,26 @@ class Exercise:
 
 def _as_written(prints: Prints, start: int, end: int) -> tuple[int, int]:
     """A stretch of normalised code as characters of the answer as written (copydetect's offsets,
-    as its ``compare_files`` maps them)."""
+    as its ``compare_files`` maps them), widened to whole names and without leading blanks."""
     import numpy as np
 
-    if len(prints.offsets) == 0:
-        return start, end
-    where = np.clip(np.searchsorted(prints.offsets[:, 0], [start, end]), 0, prints.offsets.shape[0] - 1)
-    moved = prints.offsets[:, 1][where]
-    return int(start + moved[0]), int(end + moved[1])
+    if len(prints.offsets):
+        where = np.clip(np.searchsorted(prints.offsets[:, 0], [start, end]), 0, prints.offsets.shape[0] - 1)
+        moved = prints.offsets[:, 1][where]
+        start, end = int(start + moved[0]), int(end + moved[1])
+    text = prints.source
+    end = min(end, len(text))
+    while 0 < start < len(text) and _in_name(text[start - 1]) and _in_name(text[start]):
+        start -= 1
+    while 0 < end < len(text) and _in_name(text[end - 1]) and _in_name(text[end]):
+        end += 1
+    while start < end and text[start].isspace():
+        start += 1
+    return start, end
+
+
+def _in_name(char: str) -> bool:
+    return char.isalnum() or char == "_"
 
 
 def read_class(course: Course, chapter: str, against: Iterable[Path] = (), bounds=None,
@@ -231,6 +243,7 @@ class Prints:
     code (``filtered``, and ``offsets`` back to the code as written), the winnowed hashes and
     where each stands in the normalised code."""
 
+    source: str
     filtered: str
     offsets: np.ndarray
     hashes: set[int]
@@ -261,7 +274,7 @@ def _fingerprint(source: str, window: int, given: np.ndarray | None = None) -> P
     hash_idx: dict[int, list[int]] = {}
     for value, at in zip(hashes.tolist(), where.tolist(), strict=True):
         hash_idx.setdefault(value, []).append(at)
-    return Prints(filtered, offsets, set(hash_idx), hash_idx)
+    return Prints(source, filtered, offsets, set(hash_idx), hash_idx)
 
 
 def _kgram_hashes(text: str):

@@ -209,3 +209,34 @@ def test_an_earlier_term_folder_without_the_chapter_is_one_line(tmp_path, capsys
         and "autumn" in err
     assert main(["--root", str(course.root), "similarity", CHAPTER, "--against", str(tmp_path / "none")]) == 2
     assert "no such folder" in capsys.readouterr().err
+
+
+@pytest.mark.browser
+def test_the_page_works_offline_passes_axe_and_fits_a_phone(compared, browser) -> None:
+    """The report served on loopback: nothing requested elsewhere, no WCAG 2.1 AA violation, no
+    sideways scrolling on a desktop or a phone, and each marked fragment told by its number and an
+    underline as well as its shade."""
+    from tests.browser import serve, watched_page
+    from tests.pipeline.site.test_accessibility import axe_violations
+
+    course, _, _, _ = compared
+    problems = []
+    with serve(course.root / "reports" / CHAPTER / "similarity") as url:
+        for viewport in ({"width": 1280, "height": 900}, {"width": 390, "height": 844}):
+            context = browser.new_context(viewport=viewport)
+            try:
+                page, watch = watched_page(context)
+                page.goto(f"{url}/index.html", wait_until="load")
+                where = f"at {viewport['width']}px"
+                problems += [f"{where}: {p}" for p in watch.problems]
+                problems += [f"{where}: axe: {v}" for v in axe_violations(page)]
+                if page.evaluate("document.scrollingElement.scrollWidth > window.innerWidth + 1"):
+                    problems.append(f"{where}: the page scrolls sideways")
+                marks = page.evaluate("""() => [...document.querySelectorAll('mark')].map((m) => [
+                    m.querySelector('.tag') ? m.querySelector('.tag').textContent : '',
+                    getComputedStyle(m).borderBottomStyle])""")
+                assert marks and all(tag.startswith("[") and line == "solid" for tag, line in marks), marks[:3]
+                page.close()
+            finally:
+                context.close()
+    assert problems == []
