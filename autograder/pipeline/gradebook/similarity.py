@@ -12,8 +12,9 @@ renamed variables, rewritten comments and reordered statements leave the fragmen
 Three things keep a pair from standing out for what it could not help sharing:
 
 - *what the release gives*: every k-gram of the student edition's code (its stubs, the given code
-  of its answer cells, its locked and test cells, the code blocks of its text) is copydetect's
-  boilerplate, removed before anything is compared;
+  of its answer cells, its locked and test cells, the code blocks of its text) is boilerplate, and
+  a fingerprint of an answer counts only when it holds a character no such k-gram covers, so given
+  pieces pasted one after another count for nothing either;
 - *rarity*: a fingerprint that ``d`` answers of the exercise hold weighs ``1 / (d - 1)`` — in full
   when only the pair wrote it, half when a third learner did too, almost nothing when many did —
   so the code every right learner writes alike (a dict of strings, a one-line function) counts
