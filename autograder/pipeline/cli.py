@@ -10,7 +10,8 @@
     autograd-state feedback CHAPTER         feedback HTML for learners (hidden tests removed)
     autograd-state export [--format F]      the gradebook as nbgrader's grades.csv, or for Canvas or Moodle
     autograd-state report CHAPTER           class report: score spread and frequent misconceptions (PNG, HTML, CSV)
-    autograd-state day CHAPTER SOURCE       collect, grade, feedback, export and report in one go
+    autograd-state similarity CHAPTER       similar answers in the class, for the instructor (HTML, CSV)
+    autograd-state day CHAPTER SOURCE       collect, grade, feedback, export, report and similarity in one go
     autograd-state normalize [NOTEBOOK ...] execute instructor notebooks and store them normalised
 
 An error is one line on stderr that says what to do (exit status 2); ``--debug`` shows its traceback.
@@ -89,10 +90,14 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--output", type=_path, default=None,
                         help="file to write (default: grades.csv, grades-canvas.csv, grades-moodle.csv)")
     commands.add_parser("report", help="class report of a chapter").add_argument("chapter")
-    day = _grading_options(commands.add_parser("day", help="collect, grade, feedback, export, report"))
+    similarity = commands.add_parser("similarity", help="similar answers in a chapter's class, for the instructor")
+    similarity.add_argument("chapter")
+    _against_option(similarity)
+    day = _grading_options(commands.add_parser("day", help="collect, grade, feedback, export, report, similarity"))
     day.add_argument("source", type=_path, help="folder, .zip or .tar(.gz) of notebooks, or an LMS's download")
     _roster_option(day)
     _export_options(day)
+    _against_option(day)
     commands.add_parser("normalize", help="execute and store instructor notebooks").add_argument(
         "notebooks", nargs="*", type=_path
     )
@@ -141,6 +146,8 @@ def _run(args: argparse.Namespace) -> int:
 
         print(f"class report: open {class_report(course, args.chapter, db=args.db, progress=True)}")
         _print_roll(course, args.chapter, args.db)
+    elif args.command == "similarity":
+        _similarity(course, args)
     elif args.command == "day":  # each step as its command, the chapter's roll once at the end
         _collect(course, args, roll=False)
         _grade(course, args, roll=False)
@@ -149,6 +156,7 @@ def _run(args: argparse.Namespace) -> int:
         from autograder.pipeline.gradebook.report import class_report
 
         print(f"class report: open {class_report(course, args.chapter, db=args.db, progress=True)}")
+        _similarity(course, args)
         _print_roll(course, args.chapter, args.db)
     elif args.command == "normalize":
         from autograder.pipeline.site.normalize import execute_and_normalize
@@ -228,6 +236,34 @@ def _export_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--assignment", dest="assignments", action="append", default=None, metavar="CHAPTER",
                         help="export this chapter (repeat for several; default: every chapter with a submission)")
     return parser
+
+
+def _against_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--against", type=_path, action="append", default=[], metavar="DIR",
+                        help="also compare with an earlier term's submissions: its course folder or its submitted/ "
+                             "folder (<student>/<chapter>/<chapter>.ipynb); repeat for several terms")
+
+
+def _similarity(course: Course, args: argparse.Namespace) -> None:
+    from autograder.pipeline.gradebook.similarity import THRESHOLD
+    from autograder.pipeline.gradebook.similarity_report import OVERALL, similarity_report
+
+    for folder in args.against:
+        if not folder.is_dir():
+            raise CommandError(f"--against {folder}: no such folder; give an earlier term's course folder or its "
+                               "submitted/ folder")
+    try:
+        written = similarity_report(course, args.chapter, args.against, progress=True)
+    except FileNotFoundError as err:  # an earlier term's folder without this chapter
+        raise CommandError(f"--against {err}; give the folder that holds that term's submissions") from None
+    print(f"similarity report: open {written.index}")
+    counts = written.standing_out
+    where = [f"{counts[OVERALL]} overall"] if OVERALL in counts else []
+    where += [f"{n} in {grade_id}" for grade_id, n in sorted(counts.items()) if grade_id != OVERALL]
+    print(f"{args.chapter}: {written.compared} learner(s) compared; pairs at or above {THRESHOLD:g}: "
+          f"{', '.join(where) or 'none'} (leads for a conversation, never verdicts)")
+    for learner, why in sorted(written.unread.items()):
+        print(f"not compared: {learner}: {why}")
 
 
 def _bounds(args: argparse.Namespace):

@@ -168,6 +168,14 @@ def test_the_whole_day(day, capsys) -> None:
     says = next(m.says for m in key_of(exercises(CHAPTER)["views-can-view"]).models if m.name == model)
     assert {r["misconception"]: int(r["students"]) for r in frequent}[says] == 2  # bob's and cy's can_view
 
+    # The similarity report, for the instructor: ada and cy handed in the same shares_storage, bob
+    # and cy the same wrong can_view; dee's untouched notebook is not compared.
+    assert "similarity report: open" in printed.out and "never verdicts" in printed.out
+    with (report / "similarity" / "pairs.csv").open() as handle:
+        alike = {(r["exercise"], r["learner"], r["other"]) for r in csv.DictReader(handle) if r["stands_out"] == "yes"}
+    assert {("views-shares-storage", "ada", "cy"), ("views-can-view", "bob", "cy")} <= alike
+    assert not [p for p in alike if "dee" in p]
+
     # Unchanged submissions are not graded again; a changed one is.
     assert main([*root, "grade", CHAPTER]) == 0
     assert "graded 0 submission(s), 0 of them forked from the chapter's locked cells; 4 unchanged" \
@@ -219,13 +227,14 @@ def test_feedback_and_report_pages_work_offline_pass_axe_and_fit_the_page(day, b
     course, _ = day
     feedback = f"feedback/bob/{CHAPTER}/{CHAPTER}.html"
     report = f"reports/{CHAPTER}/index.html"
-    assert (course.root / feedback).exists(), "the whole day wrote it"
+    similar = f"reports/{CHAPTER}/similarity/index.html"
+    assert (course.root / feedback).exists() and (course.root / similar).exists(), "the whole day wrote them"
     problems = []
     with serve(course.root) as url:
         for viewport in ({"width": 1280, "height": 900}, {"width": 390, "height": 844}):
             context = browser.new_context(viewport=viewport)
             try:
-                for name in (feedback, report):
+                for name in (feedback, report, similar):
                     page, watch = watched_page(context)
                     requested = []
                     page.on("request", lambda request, requested=requested: requested.append(request.url))
@@ -241,7 +250,7 @@ def test_feedback_and_report_pages_work_offline_pass_axe_and_fit_the_page(day, b
                         summary = page.locator("#toc").inner_text()
                         assert "views-can-view: hidden test" in summary and "Test cell" not in summary
                         assert "✗" in page.locator("body").inner_text(), "the page shows counterexamples"
-                    else:
+                    elif name == report:
                         learners = page.locator("#learners + table tbody tr").all_inner_texts()
                         assert sorted(row.split()[0] for row in learners) == ["ada", "bob", "cy", "dee", "eve"]
                     problems += [f"{where}: {p}" for p in watch.problems]

@@ -1,0 +1,16 @@
+CLASSIFY_MORE = {
+    'y[:, 1].flatten()': 'copy',
+    'y.movedim(0, 2).reshape(60)': 'copy',
+    'x.T.unbind(0)[2]': 'view',
+    'y[:, :, :2].flatten(0, 1)': 'view',
+    'y.permute(2, 0, 1).diagonal(0, 1, 2)': 'view',
+    'x[2:].as_strided((4, 5), (5, 1), 0)': 'view',
+    'x.as_strided((4, 5), (5, 1), 1)': 'error',
+    'y.movedim(0, 2).view(60)': 'error',
+    'x[torch.tensor([False, True, True, False])]': 'copy',
+    'x.narrow(0, 1, 2)': 'view',
+    'x.unfold(1, 3, 1)': 'view',
+    'x.squeeze(0)': 'view',
+    'x[:, 1:].flatten()': 'copy',
+    'x[1:].flatten()': 'view',
+}

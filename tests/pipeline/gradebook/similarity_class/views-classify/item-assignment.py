@@ -1,0 +1,11 @@
+CLASSIFY = {}
+CLASSIFY["transpose"] = "view"
+CLASSIFY["basic_slice"] = "view"
+CLASSIFY["advanced_index"] = "copy"
+CLASSIFY["boolean_mask"] = "copy"
+CLASSIFY["view"] = "view"
+CLASSIFY["reshape"] = "ambiguous"
+CLASSIFY["contiguous"] = "ambiguous"
+CLASSIFY["expand"] = "view"
+CLASSIFY["clone"] = "copy"
+CLASSIFY["detach"] = "view"

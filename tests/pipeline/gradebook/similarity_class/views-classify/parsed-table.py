@@ -1,0 +1,13 @@
+table = """
+transpose       view
+basic_slice     view
+advanced_index  copy
+boolean_mask    copy
+view            view
+reshape         ambiguous
+contiguous      ambiguous
+expand          view
+clone           copy
+detach          view
+"""
+CLASSIFY = dict(line.split() for line in table.strip().splitlines())
