@@ -30,7 +30,7 @@ __all__ = ["TENSOR", "accumulates_into", "add_", "any_", "backward", "buffers", 
            "current_node", "data_ptr", "detach", "device", "dtype", "element_size", "equal", "full_like", "grad",
            "grad_fn", "is_contiguous", "is_floating_point", "is_leaf", "is_parameter", "is_parameter_or_tensor",
            "is_tensor", "is_torch_node", "item", "load", "load_state_dict", "modes_kept", "mul_", "named_buffers",
-           "named_parameters", "next_nodes", "no_grad", "numel", "parameters", "register_hook",
+           "named_parameters", "next_nodes", "no_grad", "numel", "parameter", "parameters", "register_hook",
            "register_post_accumulate_grad_hook", "requires_grad", "requires_grad_", "reshape", "save",
            "saved_tensors_hooks", "saved_values", "set_grad", "sgd_step", "shape", "state_dict", "storage_nbytes",
            "storage_of", "stride", "to", "untouched", "version"]
@@ -106,6 +106,11 @@ _dispatch_modes = torch._C._len_torch_dispatch_stack
 _dispatch_mode_at = torch._C._get_dispatch_stack_at
 _pop_dispatch_mode = torch._C._pop_torch_dispatch_stack
 _push_dispatch_mode = torch._C._push_on_torch_dispatch_stack
+
+
+def parameter(data: torch.Tensor, requires_grad: bool = True) -> nn.Parameter:
+    """``nn.Parameter(data, requires_grad)``, torch's own."""
+    return _PARAMETER(data, requires_grad)
 
 
 def is_tensor(value: Any) -> bool:
