@@ -8,9 +8,9 @@ rebound on torch itself (``torch.Tensor.add_``, ``torch.equal``, ``nn.Module.sta
 So a driver reads facts only from tensors of exactly ``torch.Tensor`` (or torch's own
 ``nn.Parameter``), through the functions below (captured when this module was imported: in the
 grading sandbox, in the zygote, before any submission's code ran), and inside :func:`untouched`,
-where no mode and no subclass sees the calls. A module's parameters, buffers and state are read
-through ``nn.Module``'s own methods, never through the methods its class or the instance defines:
-they are what torch's own mechanism (an optimizer, a checkpoint, a parent's ``.to()``) sees.
+where no mode and no subclass sees the calls. A module's parameters and buffers are read off what
+it registered, and its state saved, loaded and moved through ``nn.Module``'s own methods, never
+through the methods its class or the instance defines: what a parent module sees of it.
 
 Defined for every chapter's drivers (``autograder/chapters/``), :mod:`autograder.engine.witness`,
 :mod:`autograder.engine.reduction` and :mod:`autograder.engine.observe`.
@@ -26,14 +26,14 @@ import torch
 from torch import nn
 from torch.utils._python_dispatch import _disable_current_modes
 
-__all__ = ["TENSOR", "accumulates_into", "add_", "any_", "backward", "buffers", "cat", "clone", "copy_",
-           "current_node", "data_ptr", "detach", "device", "dtype", "element_size", "equal", "full_like", "grad",
-           "grad_fn", "is_contiguous", "is_floating_point", "is_leaf", "is_parameter", "is_parameter_or_tensor",
-           "is_tensor", "is_torch_node", "item", "load", "load_state_dict", "modes_kept", "mul_", "named_buffers",
-           "named_parameters", "next_nodes", "no_grad", "numel", "parameter", "parameters", "register_hook",
+__all__ = ["TENSOR", "accumulates_into", "add_", "any_", "backward", "buffers", "cat", "clone", "copy_", "current_node",
+           "data_ptr", "detach", "device", "dtype", "element_size", "equal", "full_like", "grad", "grad_fn",
+           "is_contiguous", "is_floating_point", "is_leaf", "is_parameter", "is_parameter_or_tensor", "is_tensor",
+           "is_torch_node", "item", "load", "load_state_dict", "mean", "modes_kept", "mul_", "named_buffers",
+           "named_parameters", "next_nodes", "no_grad", "numel", "parameter", "parameters", "power", "register_hook",
            "register_post_accumulate_grad_hook", "requires_grad", "requires_grad_", "reshape", "save",
            "saved_tensors_hooks", "saved_values", "set_grad", "sgd_step", "shape", "state_dict", "storage_nbytes",
-           "storage_of", "stride", "to", "untouched", "version"]
+           "storage_of", "stride", "sum_", "to", "untouched", "version"]
 
 TENSOR = torch.Tensor
 _PARAMETER = nn.Parameter
@@ -50,6 +50,9 @@ add_ = TENSOR.add_
 mul_ = TENSOR.mul_
 copy_ = TENSOR.copy_
 any_ = TENSOR.any
+sum_ = TENSOR.sum
+mean = TENSOR.mean
+power = TENSOR.pow
 item = TENSOR.item
 numel = TENSOR.numel
 element_size = TENSOR.element_size
@@ -88,11 +91,8 @@ _function_next = _FUNCTION_NODE.next_functions.__get__
 _function_saved = _FUNCTION_NODE.saved_tensors.__get__
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made at run time, whose attributes can be set
 
-# nn.Module's own methods: what an optimizer, a checkpoint or a parent module reads of a module.
-parameters = nn.Module.parameters
-named_parameters = nn.Module.named_parameters
-buffers = nn.Module.buffers
-named_buffers = nn.Module.named_buffers
+# nn.Module's own methods: what a parent module's checkpoint and .to() do with a module. (Its
+# parameters and buffers are read off what it registered: see named_parameters below.)
 state_dict = nn.Module.state_dict
 load_state_dict = nn.Module.load_state_dict
 to = nn.Module.to
@@ -196,6 +196,52 @@ def saved_values(node: Any) -> list[str] | None:
         _function_saved(node)
         return ["saved_tensors"]
     return None
+
+
+def _named_members(module: nn.Module, registry: str, recurse: bool) -> list[tuple[str, torch.Tensor]]:
+    """The tensors ``module`` (and, with ``recurse``, every submodule it registered, each once)
+    registered in ``registry`` (``_parameters`` or ``_buffers``), each once, by dotted name: what
+    ``nn.Module.named_parameters`` and ``named_buffers`` give, read off the registrations
+    themselves, so that no class or instance redefining a traversal method answers for them."""
+    modules, seen_modules, pending = [], set(), [("", module)]
+    while pending:
+        prefix, current = pending.pop()
+        if id(current) in seen_modules:
+            continue
+        seen_modules.add(id(current))
+        modules.append((prefix, current))
+        if recurse:
+            children = [(f"{prefix}.{name}" if prefix else name, child)
+                        for name, child in vars(current).get("_modules", {}).items() if child is not None]
+            pending += reversed(children)
+    found, seen = [], set()
+    for prefix, current in modules:
+        for name, value in vars(current).get(registry, {}).items():
+            if value is None or id(value) in seen:
+                continue
+            seen.add(id(value))
+            found.append((f"{prefix}.{name}" if prefix else name, value))
+    return found
+
+
+def named_parameters(module: nn.Module, recurse: bool = True) -> list[tuple[str, torch.Tensor]]:
+    """``module.named_parameters(recurse=recurse)``, as the module registered them."""
+    return _named_members(module, "_parameters", recurse)
+
+
+def parameters(module: nn.Module, recurse: bool = True) -> list[torch.Tensor]:
+    """``module.parameters(recurse=recurse)``, as the module registered them."""
+    return [value for _name, value in named_parameters(module, recurse)]
+
+
+def named_buffers(module: nn.Module, recurse: bool = True) -> list[tuple[str, torch.Tensor]]:
+    """``module.named_buffers(recurse=recurse)``, as the module registered them."""
+    return _named_members(module, "_buffers", recurse)
+
+
+def buffers(module: nn.Module, recurse: bool = True) -> list[torch.Tensor]:
+    """``module.buffers(recurse=recurse)``, as the module registered them."""
+    return [value for _name, value in named_buffers(module, recurse)]
 
 
 def storage_of(t: torch.Tensor) -> tuple[int, int]:

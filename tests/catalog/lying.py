@@ -2,7 +2,8 @@
 after the answer returns (each catalogue's ``rebinds-what-its-driver-reads`` exploits start with it).
 
 ``lie_on()`` slips the liar beneath every mode on the stack (so a driver's own mode, entered
-around the answer and left when it returns, does not take it off) and forgets its earlier lies;
+around the answer and left when it returns, does not take it off) and forgets its earlier lies
+(``lie_on(forget=False)`` keeps them: an answer that builds several objects lies for each);
 ``liar.tell(t, name, *answers)`` makes it answer a call named ``name`` (a function or method, or a
 property such as ``_version`` or ``grad``) whose first or second argument is ``t``: with the
 answers in turn, the last one again and again; a callable answer is called with the call's
@@ -41,8 +42,9 @@ class _Liar(_Mode):
 _LIAR = _Liar()
 
 
-def lie_on():
-    _LIAR.told.clear()
+def lie_on(forget=True):
+    if forget:
+        _LIAR.told.clear()
     above = []
     while _torch._C._len_torch_function_stack():
         mode = _torch._C._pop_torch_function_stack()

@@ -7,11 +7,14 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 import torch
 from torch import nn
 from torch.overrides import TorchFunctionMode
 
+from autograder.chapters.modules import COUNT_CASES, module_recipe
 from autograder.engine import facts
+from autograder.engine.draw import Draw
 from autograder.engine.observe import observe_point
 from autograder.engine.witness import leaves_of, read_saved
 
@@ -58,7 +61,10 @@ def test_a_mode_left_on_and_a_subclass_are_not_seen():
 
 def test_a_modules_own_methods_do_not_answer_for_it():
     class Claims(nn.Linear):
-        def parameters(self, recurse=True):
+        def named_parameters(self, *args, **kwargs):
+            return iter([])
+
+        def named_modules(self, *args, **kwargs):
             return iter([])
 
         def state_dict(self, *args, **kwargs):
@@ -66,9 +72,23 @@ def test_a_modules_own_methods_do_not_answer_for_it():
 
     layer = Claims(2, 3)
     layer.named_buffers = lambda *args, **kwargs: iter([("calls", torch.zeros(()))])
+    assert list(layer.parameters()) == []
     assert [p is layer.weight for p in facts.parameters(layer)] == [True, False]
     assert list(facts.state_dict(layer)) == ["weight", "bias"]
-    assert list(facts.named_buffers(layer)) == []
+    assert facts.named_buffers(layer) == []
+
+
+@pytest.mark.parametrize("family", sorted(COUNT_CASES))
+def test_a_modules_parameters_and_buffers_are_what_nn_module_gives(family):
+    """Tied, reused and nested modules, buffers, frozen and unregistered tensors: the same tensors
+    under the same names, in the same order."""
+    for seed in (1, 2):
+        (module,) = module_recipe(COUNT_CASES[family][0])(Draw(seed))
+        for recurse in (True, False):
+            for mine, torchs in ((facts.named_parameters, module.named_parameters),
+                                 (facts.named_buffers, module.named_buffers)):
+                assert [(n, id(t)) for n, t in mine(module, recurse)] == \
+                    [(n, id(t)) for n, t in torchs(recurse=recurse)]
 
 
 def test_a_node_class_of_the_answers_is_not_read():
