@@ -243,8 +243,8 @@ def observe_counter_grad(answer: type, run: Schedule) -> Any:
 def observe_training(answer: type, run: Schedule) -> dict[str, Any]:
     """One SGD step on a squared error over the trainable parameters: how many scalars train, do they
     all get a gradient, does the step lower the loss, and how many parameters are integers (the
-    parameters are ``nn.Module.parameters``'s, the step and every read go through
-    :mod:`autograder.engine.facts`)."""
+    parameters are the ones the module registered; the step, ``torch.optim.SGD``'s, and every
+    read go through :mod:`autograder.engine.facts`)."""
     module = counting_linear(answer, run)
     module.train()
     x = run.batches[0]
@@ -257,9 +257,10 @@ def observe_training(answer: type, run: Schedule) -> dict[str, Any]:
         stepped = bool(trainable) and facts.requires_grad(loss)
         all_grads = False
         if stepped:
+            optimizer = facts.SGD(trainable, lr=1e-2)
             facts.backward(loss)
             all_grads = all(facts.grad(p) is not None for p in trainable)
-            facts.sgd_step(trainable, 1e-2)
+            optimizer.step()
     lowers = False
     if stepped:
         with torch.no_grad():

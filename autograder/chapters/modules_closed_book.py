@@ -167,20 +167,20 @@ def observe_ownership(answer: type, run: Wrapped) -> Any:
 
 def observe_step(answer: type, run: Wrapped) -> Any:
     """Forwards, a backward and an SGD step after each training forward: calls, and the eval output
-    (the parameters are ``nn.Module.parameters``'s; the steps, as ``torch.optim.SGD``'s with its
-    ``zero_grad``, and every read go through :mod:`autograder.engine.facts`)."""
+    (the parameters are the ones the module registered; the steps, ``torch.optim.SGD``'s, and
+    every read go through :mod:`autograder.engine.facts`)."""
     module = answer(run.inner())
+    params = facts.parameters(module)
     with facts.untouched():
-        params = list(facts.parameters(module))
+        optimizer = facts.SGD(params, lr=0.1) if params else None
     for mode, x in zip(run.modes, run.batches, strict=True):
         module.train(mode == "t")
         out = module(x)
         with facts.untouched():
-            if params and isinstance(out, torch.Tensor) and facts.requires_grad(out):
-                for p in params:
-                    facts.set_grad(p, None)
+            if optimizer is not None and isinstance(out, torch.Tensor) and facts.requires_grad(out):
+                optimizer.zero_grad()
                 facts.backward(facts.mean(facts.power(out, 2)))
-                facts.sgd_step(params, 0.1)
+                optimizer.step()
     module.eval()
     with torch.no_grad():
         final = module(run.batches[-1])

@@ -18,7 +18,7 @@ Defined for every chapter's drivers (``autograder/chapters/``), :mod:`autograder
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -26,14 +26,14 @@ import torch
 from torch import nn
 from torch.utils._python_dispatch import _disable_current_modes
 
-__all__ = ["TENSOR", "accumulates_into", "add_", "any_", "backward", "buffers", "cat", "clone", "copy_", "current_node",
-           "data_ptr", "detach", "device", "dtype", "element_size", "equal", "full_like", "grad", "grad_fn",
-           "is_contiguous", "is_floating_point", "is_leaf", "is_parameter", "is_parameter_or_tensor", "is_tensor",
-           "is_torch_node", "item", "load", "load_state_dict", "mean", "modes_kept", "mul_", "named_buffers",
-           "named_parameters", "next_nodes", "no_grad", "numel", "parameter", "parameters", "power", "register_hook",
-           "register_post_accumulate_grad_hook", "requires_grad", "requires_grad_", "reshape", "save",
-           "saved_tensors_hooks", "saved_values", "set_grad", "sgd_step", "shape", "state_dict", "storage_nbytes",
-           "storage_of", "stride", "sum_", "to", "untouched", "version"]
+__all__ = ["SGD", "TENSOR", "accumulates_into", "add_", "any_", "backward", "buffers", "cat", "clone", "copy_",
+           "current_node", "data_ptr", "detach", "device", "dtype", "element_size", "equal", "full_like", "grad",
+           "grad_fn", "is_contiguous", "is_floating_point", "is_leaf", "is_parameter", "is_parameter_or_tensor",
+           "is_tensor", "is_torch_node", "item", "load", "load_state_dict", "mean", "modes_kept", "mul_",
+           "named_buffers", "named_parameters", "next_nodes", "no_grad", "numel", "parameter", "parameters", "power",
+           "register_hook", "register_post_accumulate_grad_hook", "requires_grad", "requires_grad_", "reshape",
+           "retains_grad", "save", "saved_tensors_hooks", "saved_values", "set_grad", "shape", "state_dict",
+           "storage_nbytes", "storage_of", "stride", "sum_", "to", "untouched", "version"]
 
 TENSOR = torch.Tensor
 _PARAMETER = nn.Parameter
@@ -67,6 +67,7 @@ requires_grad = TENSOR.requires_grad.__get__
 grad_fn = TENSOR.grad_fn.__get__
 is_leaf = TENSOR.is_leaf.__get__
 grad = TENSOR.grad.__get__
+retains_grad = TENSOR.retains_grad.__get__
 set_grad = TENSOR.grad.__set__
 dtype = TENSOR.dtype.__get__
 device = TENSOR.device.__get__
@@ -259,14 +260,36 @@ def backward(t: torch.Tensor, gradient: torch.Tensor | None = None) -> None:
     _autograd_backward(t, gradient)
 
 
-def sgd_step(params: list[torch.Tensor], lr: float) -> None:
-    """One step of plain SGD (no momentum, no weight decay) on the parameters that have a
-    gradient: ``torch.optim.SGD(params, lr).step()``, written out with the methods above."""
-    with _no_grad():
-        for p in params:
-            g = grad(p)
-            if g is not None:
-                add_(p, g, alpha=-lr)
+class SGD:
+    """``torch.optim.SGD(params, lr)`` with its defaults (no momentum, no weight decay), written out
+    with the functions above: made, it refuses what SGD refuses; ``step()`` and ``zero_grad()`` do
+    what SGD's do (the same arithmetic, bit for bit).
+
+    Raises:
+        ValueError, TypeError: as ``torch.optim.SGD`` does, with its messages.
+    """
+
+    def __init__(self, params: Iterable[torch.Tensor], lr: float) -> None:
+        self.params, self.lr = list(params), lr
+        if not self.params:
+            raise ValueError("optimizer got an empty parameter list")
+        for p in self.params:
+            if not isinstance(p, TENSOR):
+                raise TypeError("optimizer can only optimize Tensors, but one of the params is " + torch.typename(p))
+            if not (is_leaf(p) or retains_grad(p)):
+                raise ValueError("can't optimize a non-leaf Tensor")
+
+    def step(self) -> None:
+        with _no_grad():
+            for p in self.params:
+                g = grad(p)
+                if g is not None:
+                    add_(p, g, alpha=-self.lr)
+
+    def zero_grad(self) -> None:
+        for p in self.params:
+            if grad(p) is not None:
+                set_grad(p, None)
 
 
 @contextmanager

@@ -139,3 +139,26 @@ def test_the_sandbox_captures_them_before_any_answer_runs():
     code = "import sys, autograder.pipeline.sandbox.runner; print('autograder.engine.facts' in sys.modules)"
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert found.stdout.strip() == "True"
+
+
+def test_its_sgd_steps_and_refuses_as_torchs_does():
+    generator = torch.Generator().manual_seed(0)
+    values = [torch.randn(3, 4, generator=generator), torch.randn(4, generator=generator), torch.randn(2)]
+    steps = []
+    for make in (facts.SGD, torch.optim.SGD):
+        params = [v.clone().requires_grad_() for v in values]
+        for p in params[:2]:
+            p.grad = torch.full_like(p, 0.3) + p
+        optimizer = make(params, lr=0.7)
+        optimizer.step()
+        steps.append([p.detach().clone() for p in params])
+        optimizer.zero_grad()
+        assert all(p.grad is None for p in params)
+    assert all(torch.equal(a, b) for a, b in zip(*steps, strict=True))
+    for refused in ([], [torch.ones(2, requires_grad=True) * 2], [3.0]):
+        raised = []
+        for make in (facts.SGD, torch.optim.SGD):
+            with pytest.raises((TypeError, ValueError)) as err:
+                make(refused, lr=0.1)
+            raised.append((type(err.value), str(err.value)))
+        assert raised[0] == raised[1]
