@@ -20,6 +20,7 @@ from typing import Any
 import torch
 from torch import nn
 
+from autograd_figures.state import KINDS
 from autograder.engine import facts
 from autograder.engine.cases import AnswerTypeError, exercise, require_dict, selftest
 from autograder.engine.codec import type_name
@@ -57,18 +58,22 @@ def round_trip(module: nn.Module, fresh: nn.Module) -> nn.Module:
     return fresh
 
 
+PARAMETER, BUFFER, NON_PERSISTENT_BUFFER, PLAIN_TENSOR = KINDS
+
+
 def held_as(module: nn.Module, name: str) -> str:
-    """How ``module`` holds the attribute ``name``, as ``autograd_figures.state.state_kind`` says,
-    read through ``nn.Module``'s own methods (:mod:`autograder.engine.facts`): as an optimizer, a
-    checkpoint or a parent module sees it, whatever the module's class says of itself."""
+    """How ``module`` holds the attribute ``name``, in the words of the chapter's state map (one of
+    ``autograd_figures.state.KINDS``, "plain value" or "missing"), as ``state_kind`` says, but read
+    off what the module registered and through ``nn.Module``'s own ``state_dict``
+    (:mod:`autograder.engine.facts`): as a parent module sees it, whatever its class says of itself."""
     with facts.untouched():
         if name in dict(facts.named_parameters(module, recurse=False)):
-            return "parameter"
+            return PARAMETER
         if name in dict(facts.named_buffers(module, recurse=False)):
-            return "buffer" if name in facts.state_dict(module, keep_vars=True) else "non-persistent buffer"
+            return BUFFER if name in facts.state_dict(module, keep_vars=True) else NON_PERSISTENT_BUFFER
     if name not in vars(module):
         return "missing"
-    return "plain tensor" if isinstance(vars(module)[name], torch.Tensor) else "plain value"
+    return PLAIN_TENSOR if isinstance(vars(module)[name], torch.Tensor) else "plain value"
 
 
 def state_value(value: Any) -> Any:
