@@ -158,9 +158,14 @@ def states_of(spec: tuple, change: str, changer: int, world: int, runs: int,
     return modules
 
 
+def _held(model: nn.Module) -> list[torch.Tensor]:
+    """The parameters and buffers a module registered (not what its methods say it holds)."""
+    return [*facts.parameters(model), *facts.buffers(model)]
+
+
 def _state(model: nn.Module) -> list[torch.Tensor]:
     with facts.untouched():
-        return [facts.clone(facts.detach(t)) for t in [*model.parameters(), *model.buffers()]]
+        return [facts.clone(facts.detach(t)) for t in _held(model)]
 
 
 def _agree_worker(answer: Callable, spec: tuple, change: str, changer: int, runs: int, tag: str) -> Any:
@@ -176,14 +181,14 @@ def _agree_worker(answer: Callable, spec: tuple, change: str, changer: int, runs
         model = agree_module(spec)
         if rng is not None:
             apply_change(model, how, rng)
-        held = [*model.parameters(), *model.buffers()]
+        held = _held(model)
         before = _state(model)
         try:
             verdict = answer(model)
         except NotImplementedError:
             return NOT_ANSWERED
         with facts.untouched():
-            now = [*model.parameters(), *model.buffers()]
+            now = _held(model)
             kept = len(now) == len(held) and all(a is b for a, b in zip(now, held, strict=True)) and all(
                 facts.is_parameter_or_tensor(a) and facts.shape(a) == facts.shape(b) and facts.equal(a, b)
                 for a, b in zip(now, before, strict=True))
@@ -275,10 +280,15 @@ def _logging_worker(answer: Callable, seed: int, steps: int, *, _model: Callable
             value = answer(model, optimizer, _batch(seed, step, dist.get_rank()))
         except NotImplementedError:
             return NOT_ANSWERED
-        logged.append(value if type(value) in (float, int, bool) or value is None
-                      else value.detach().clone() if type(value) is torch.Tensor
-                      else f"<{type(value).__module__}.{type(value).__qualname__}>")
-    return logged, torch.cat([p.detach().reshape(-1) for p in model.parameters()])
+        if type(value) in (float, int, bool) or value is None:
+            logged.append(value)
+        elif facts.is_tensor(value):
+            with facts.untouched():
+                logged.append(facts.clone(facts.detach(value)))
+        else:
+            logged.append(f"<{type(value).__module__}.{type(value).__qualname__}>")
+    with facts.untouched():  # the parameters the module registered, through facts
+        return logged, facts.cat([facts.reshape(facts.detach(p), -1) for p in facts.parameters(model)])
 
 
 def observe_training(answer: Callable, seed: int, steps: int, *, _run: Callable = run_answer_on_ranks,
@@ -286,8 +296,9 @@ def observe_training(answer: Callable, seed: int, steps: int, *, _run: Callable 
     """Train the chapter's DDP model on two ranks with the answer's step: what rank 0 logged at
     each step, whether the ranks' parameters are still bitwise identical, and rank 0's parameters."""
     (logged, params), (_, other) = _run(_worker, answer, seed, steps)
-    return {"logged on rank 0": logged, "ranks identical": bool(torch.equal(params, other)),
-            "parameters": params}
+    with facts.untouched():
+        identical = facts.is_tensor(params) and facts.is_tensor(other) and bool(facts.equal(params, other))
+    return {"logged on rank 0": logged, "ranks identical": identical, "parameters": params}
 
 
 def _show_training(inputs: tuple) -> str:

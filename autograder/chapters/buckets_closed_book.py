@@ -26,6 +26,7 @@ from torch import nn
 from torch.nn.utils import convert_parameters
 
 from autograder.chapters.buckets import small_model
+from autograder.engine import facts
 from autograder.engine.cases import AnswerTypeError, exercise
 from autograder.engine.draw import Draw
 
@@ -121,37 +122,46 @@ def _called(answer: Callable, model: nn.Module) -> Any:
 
 
 def _flattened(answer: Callable, make: Make) -> tuple[nn.Module, list, list, list, torch.Tensor]:
+    """The answer called on a fresh model; the model's parameters (as it registered them), whether
+    each trained and its buffers with their values, taken before the call; and what it returned.
+    Every driver below reads through :mod:`autograder.engine.facts`."""
     model = make()
-    params = list(model.parameters())
-    trains = [p.requires_grad for p in params]
-    buffers = [(b, b.detach().clone()) for b in model.buffers()]
+    with facts.untouched():
+        params = facts.parameters(model)
+        trains = [facts.requires_grad(p) for p in params]
+        buffers = [(b, facts.clone(facts.detach(b))) for b in facts.buffers(model)]
     flat = _called(answer, model)
-    if type(flat) is not torch.Tensor:
+    if not facts.is_tensor(flat):
         raise AnswerTypeError(f"flatten_into_buffer must return a torch.Tensor, found "
                               f"{type(flat).__module__}.{type(flat).__qualname__}")
     return model, params, trains, buffers, flat
 
 
 def _values(tensors: list[torch.Tensor]) -> list[torch.Tensor]:
-    return [t.detach().clone() for t in tensors]
+    with facts.untouched():
+        return [facts.clone(facts.detach(t)) for t in tensors]
 
 
 def _where(p: torch.Tensor, flat: torch.Tensor) -> int | None:
     """Where ``p``'s elements start in ``flat``'s elements, when they lie, in order, inside its
     memory (None otherwise)."""
-    if p.numel() == 0 or flat.numel() == 0 or p.dtype != flat.dtype or not p.is_contiguous():
-        return None
-    start, end = flat.data_ptr(), flat.data_ptr() + flat.numel() * flat.element_size()
-    at = p.data_ptr()
-    if not (start <= at and at + p.numel() * p.element_size() <= end) or (at - start) % p.element_size():
-        return None
-    return (at - start) // p.element_size()
+    with facts.untouched():
+        if facts.numel(p) == 0 or facts.numel(flat) == 0 or facts.dtype(p) != facts.dtype(flat) \
+                or not facts.is_contiguous(p):
+            return None
+        size = facts.element_size(p)
+        start = facts.data_ptr(flat)
+        end = start + facts.numel(flat) * facts.element_size(flat)
+        at = facts.data_ptr(p)
+        if not (start <= at and at + facts.numel(p) * size <= end) or (at - start) % size:
+            return None
+        return (at - start) // size
 
 
 def observe_values(answer: Callable, make: Make, *, _flattened: Callable = _flattened) -> dict[str, Any]:
     """What the buffer holds, and what the module's parameters hold, after the call."""
     model, _params, _trains, _buffers, flat = _flattened(answer, make)
-    return {"buffer": flat.detach().clone(), "parameters": _values(list(model.parameters()))}
+    return {"buffer": _values([flat])[0], "parameters": _values(facts.parameters(model))}
 
 
 def observe_places(answer: Callable, make: Make, *, _flattened: Callable = _flattened) -> dict[str, Any]:
@@ -159,34 +169,40 @@ def observe_places(answer: Callable, make: Make, *, _flattened: Callable = _flat
     None when it lies elsewhere); whether they are the objects the module had, trainable as
     before; and whether its buffers (BatchNorm's statistics) are the tensors and values they were."""
     model, params, trains, buffers, flat = _flattened(answer, make)
-    now = list(model.parameters())
-    return {
-        "offsets in the buffer": [_where(p, flat) for p in now],
-        "the module's own parameters": len(now) == len(params) and all(a is b for a, b in zip(now, params,
-                                                                                         strict=True)),
-        "leaves, requires_grad as before": [type(p) is nn.Parameter and p.is_leaf and p.requires_grad == t
-                                            for p, t in zip(now, trains, strict=False)],
-        "buffers kept": [b is now_b and torch.equal(b, kept) for (b, kept), now_b in
-                         zip(buffers, model.buffers(), strict=False)],
-    }
+    now = facts.parameters(model)
+    with facts.untouched():
+        return {
+            "offsets in the buffer": [_where(p, flat) for p in now],
+            "the module's own parameters": len(now) == len(params) and all(a is b for a, b in zip(now, params,
+                                                                                             strict=True)),
+            "leaves, requires_grad as before": [facts.is_parameter(p) and facts.is_leaf(p)
+                                                and facts.requires_grad(p) == t
+                                                for p, t in zip(now, trains, strict=False)],
+            "buffers kept": [b is now_b and facts.equal(b, kept) for (b, kept), now_b in
+                             zip(buffers, facts.buffers(model), strict=False)],
+        }
 
 
 def observe_write(answer: Callable, make: Make, *, _flattened: Callable = _flattened) -> dict[str, Any]:
     """The parameters' values after ``buffer.mul_(2)``."""
     model, _params, _trains, _buffers, flat = _flattened(answer, make)
-    with torch.no_grad():
-        flat.mul_(2.0)
-    return {"parameters after buffer.mul_(2)": _values(list(model.parameters()))}
+    with facts.untouched(), facts.no_grad():
+        facts.mul_(flat, 2.0)
+    return {"parameters after buffer.mul_(2)": _values(facts.parameters(model))}
 
 
 def observe_step(answer: Callable, make: Make, *, _flattened: Callable = _flattened) -> dict[str, Any]:
-    """The buffer's values after one SGD step on ``module.parameters()``."""
+    """The buffer's values after one SGD step on ``module.parameters()`` (the parameters the module
+    registered; the step is ``torch.optim.SGD``'s, through :mod:`autograder.engine.facts`)."""
     model, _params, _trains, _buffers, flat = _flattened(answer, make)
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
+    with facts.untouched():
+        optimizer = facts.SGD(facts.parameters(model), lr=0.5)
     x = torch.randn(6, model[0].in_features, generator=torch.Generator().manual_seed(3))
-    model(x).pow(2).mean().backward()
-    optimizer.step()
-    return {"buffer after an optimizer step": flat.detach().clone()}
+    out = model(x)
+    with facts.untouched():
+        facts.backward(facts.mean(facts.power(out, 2)))
+        optimizer.step()
+    return {"buffer after an optimizer step": _values([flat])[0]}
 
 
 # ------------------------------------------------------------------------------------ cases

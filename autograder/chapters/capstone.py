@@ -25,6 +25,7 @@ from typing import Any
 
 import torch
 
+from autograder.engine import facts
 from autograder.engine.cases import Trial, exercise, selftest
 from autograder.engine.draw import Draw
 from autograder.engine.reduction import deletions_keeping, passes_with, witnessed_failure
@@ -73,7 +74,7 @@ class Recorder:
         self.sent: list[list[Any]] = []
 
     def __call__(self, *values: Any) -> None:
-        self.sent.append([v.detach().clone() if isinstance(v, torch.Tensor) else repr(v) for v in values])
+        self.sent.append([_copied(v) if facts.is_tensor(v) else repr(v) for v in values])
 
 
 @contextmanager
@@ -92,8 +93,13 @@ def standing_in(function: Any, name: str, value: Any) -> Iterator[None]:
             namespace[name] = kept
 
 
+def _copied(t: torch.Tensor) -> torch.Tensor:
+    with facts.untouched():
+        return facts.clone(facts.detach(t))
+
+
 def _result(value: Any) -> Any:
-    return value.detach().clone() if type(value) is torch.Tensor else value
+    return _copied(value) if facts.is_tensor(value) else value
 
 
 def fixed_driver(inputs_name: str, sink_name: str, calls: int = 1) -> Callable[..., dict]:
@@ -103,11 +109,12 @@ def fixed_driver(inputs_name: str, sink_name: str, calls: int = 1) -> Callable[.
 
     def observe(fixed: Callable[[], Any], inputs: DrawnInputs) -> dict[str, Any]:
         sink = Recorder()
+        sent = sink.sent  # the driver's own list: the answer may rebind the recorder's attribute, not this
         with ExitStack() as stack:
             stack.enter_context(standing_in(fixed, inputs_name, inputs))
             stack.enter_context(standing_in(fixed, sink_name, sink))
             found = [fixed() for _ in range(calls)]
-        return {"returned": _result(found[-1]), f"sent to {sink_name}": sink.sent}
+        return {"returned": _result(found[-1]), f"sent to {sink_name}": sent}
 
     return observe
 

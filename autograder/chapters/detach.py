@@ -19,14 +19,7 @@ from autograder.engine import facts
 from autograder.engine.cases import exercise, selftest
 from autograder.engine.codec import type_name
 from autograder.engine.draw import Draw
-from autograder.engine.witness import Kept, Witness, first_sentence, leaves_of, left_alone
-
-
-def _result(value: Any) -> Any:
-    """A returned tensor as data (a copy of its values), or what else it was."""
-    if type(value) is not torch.Tensor:
-        return f"<{type_name(value)}>"
-    return value.detach().clone()
+from autograder.engine.witness import Kept, Witness, copied, first_sentence, holds_values, leaves_of, left_alone
 
 
 # --------------------------------------------------------------------------- detach-independent
@@ -113,15 +106,15 @@ for _name, (_what, _recipe, _hidden) in COPY_CASES.items():
 def report_gradient(answer: Callable[[torch.Tensor], Any], x: torch.Tensor) -> dict[str, Any]:
     """Call ``provenance_grad(x)`` inside a witness of its torch calls; report whether it asked
     autograd to differentiate a graph that starts from a leaf holding ``x``'s values, whether it
-    left ``x`` as it was (its values, version, ``requires_grad`` and ``.grad``), and what it returned."""
+    left ``x`` as it was (its values, version, ``requires_grad`` and ``.grad``), and what it returned
+    (every tensor read through :mod:`autograder.engine.facts`)."""
     kept = Kept(x)
     witness = Witness()
     with witness:
         returned = answer(x)
-    from_x = any(leaf.shape == kept.values.shape and bool(torch.equal(leaf.detach(), kept.values))
-                 for root in witness.autograd_roots() for leaf in leaves_of(root))
+    from_x = any(holds_values(leaf, kept.values) for root in witness.autograd_roots() for leaf in leaves_of(root))
     return {"autograd ran from x's values": from_x, "x left alone": left_alone(x, kept),
-            "returned": _result(returned)}
+            "returned": copied(returned)}
 
 
 def _vector(draw: Draw) -> tuple:
@@ -164,19 +157,23 @@ for _name, (_what, _recipe, _hidden) in PROVENANCE_CASES.items():
 # --------------------------------------------------------------------------- detach-ste
 def report_ste(answer: Callable[[torch.Tensor], Any], x: torch.Tensor, upstream: torch.Tensor) -> dict[str, Any]:
     """Call ``round_ste`` on a fresh leaf with ``x``'s values, backpropagate ``upstream`` from
-    what it returns, and report the forward value, the leaf's gradient and the leaf's state."""
-    leaf = x.detach().clone().requires_grad_()
+    what it returns, and report the forward value, the leaf's gradient and the leaf's state (read,
+    and backpropagated, through :mod:`autograder.engine.facts`)."""
+    with facts.untouched():
+        leaf = facts.requires_grad_(facts.clone(facts.detach(x)))
     out = answer(leaf)
-    if type(out) is not torch.Tensor:
+    if not facts.is_tensor(out):
         return {"forward": f"<{type_name(out)}>"}
-    forward = out.detach().clone()
-    if not out.requires_grad:
-        grad: Any = "<no gradient: the result does not require grad>"
-    else:
-        out.backward(upstream)
-        grad = None if leaf.grad is None else leaf.grad.clone()
-    return {"x left alone": leaf._version == 0 and bool(torch.equal(leaf.detach(), x)), "forward": forward,
-            "grad": grad}
+    with facts.untouched():
+        forward = facts.clone(facts.detach(out))
+        if not facts.requires_grad(out):
+            grad: Any = "<no gradient: the result does not require grad>"
+        else:
+            facts.backward(out, upstream)
+            found = facts.grad(leaf)
+            grad = None if found is None else facts.clone(found)
+        return {"x left alone": facts.version(leaf) == 0 and bool(facts.equal(facts.detach(leaf), x)),
+                "forward": forward, "grad": grad}
 
 
 def _spread(draw: Draw) -> tuple:

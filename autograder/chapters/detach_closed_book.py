@@ -23,6 +23,7 @@ from typing import Any
 
 import torch
 
+from autograder.engine import facts
 from autograder.engine.cases import exercise
 from autograder.engine.codec import type_name
 from autograder.engine.draw import Draw
@@ -49,28 +50,34 @@ def show(inputs: tuple) -> str:
 
 
 def report_cut(answer: Callable[..., Any], x0: torch.Tensor, name: str) -> dict[str, Any]:
-    """Run ``cut_leaf(x0, f)`` with a grader-owned ``f`` inside a witness; errors propagate."""
+    """Run ``cut_leaf(x0, f)`` with a grader-owned ``f`` inside a witness; errors propagate.
+    Every fact is read through :mod:`autograder.engine.facts`."""
     kept = Kept(x0)
     f = Recorded(OPS[name], name)
+    applied = f.applied  # the driver's own list: the answer may rebind f's attribute, not this
     witness, saved = Witness(), []
 
     def pack(t: torch.Tensor) -> torch.Tensor:
         saved.append(t)
         return t
 
-    with witness, torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+    with witness, facts.saved_tensors_hooks(pack, lambda t: t):
         returned = answer(x0, f)
-    first = f.applied[0] if f.applied else None
+    first = applied[0] if applied else None
     if first is None:
         return {"f applied to": "f not applied", "x0 left alone": left_alone(x0, kept)}
-    aliases = [t for t in saved if t is not first.result and t.data_ptr() == first.result.data_ptr()]
-    versions = [alias._version for alias in aliases]
-    with torch.no_grad():
-        first.result.add_(0)  # a write to f's result: which of its aliases see it?
-    if type(returned) is not torch.Tensor:
-        grad: Any = f"<{type_name(returned)} returned>"
-    else:
-        grad = returned.grad.detach().clone() if returned.is_leaf and returned.grad is not None else "<no .grad>"
+    with facts.untouched():
+        at = facts.data_ptr(first.result)
+        aliases = [t for t in saved if t is not first.result and facts.data_ptr(t) == at]
+        versions = [facts.version(alias) for alias in aliases]
+        with facts.no_grad():
+            facts.add_(first.result, 0)  # a write to f's result: which of its aliases see it?
+        own_counter = any(facts.version(alias) == before for alias, before in zip(aliases, versions, strict=True))
+        if not facts.is_tensor(returned):
+            grad: Any = f"<{type_name(returned)} returned>"
+        else:
+            held = facts.grad(returned) if facts.is_leaf(returned) else None
+            grad = facts.clone(facts.detach(held)) if held is not None else "<no .grad>"
     # Facts first, the gradient last: a message shows the entries that differ.
     return {
         "f applied to": describe(first.input),
@@ -81,8 +88,7 @@ def report_cut(answer: Callable[..., Any], x0: torch.Tensor, name: str) -> dict[
             leaf is returned for root in witness.autograd_roots() for leaf in leaves_of(root)),
         "backward reached f's node": first.reached,
         "autograd saved tensors during the call": bool(saved),
-        "an alias of f's result was saved with a counter of its own": any(
-            alias._version == before for alias, before in zip(aliases, versions, strict=True)),
+        "an alias of f's result was saved with a counter of its own": own_counter,
         "x0 left alone": left_alone(x0, kept),
         "grad of what it returned": grad,
     }

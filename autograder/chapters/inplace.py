@@ -15,6 +15,7 @@ from typing import Any
 
 import torch
 
+from autograder.engine import facts
 from autograder.engine.cases import exercise, require_dict, selftest
 from autograder.engine.codec import type_name
 from autograder.engine.draw import Draw
@@ -72,17 +73,22 @@ for _key, _text in SAVES_MORE_EXPRESSIONS.items():
 def backward_report(answer: Callable[[torch.Tensor], Any], x0: torch.Tensor) -> dict[str, Any]:
     """Call a repaired function on a fresh leaf made from ``x0``, backpropagate from its result,
     and report what happened: the value it returned, what ``backward()`` raised (the first line
-    of torch's message) and the gradient it left on the leaf."""
-    x = x0.clone().requires_grad_(True)
+    of torch's message) and the gradient it left on the leaf. The result is read, and backward
+    run, through :mod:`autograder.engine.facts`: not through methods the answer could have set on
+    it or on torch."""
+    with facts.untouched():
+        x = facts.requires_grad_(facts.clone(x0), True)
     out = answer(x)
-    if type(out) is not torch.Tensor:
+    if not facts.is_tensor(out):
         return {"value": f"<{type_name(out)}>", "backward": None, "grad": None}
-    value = out.detach().clone()
-    try:
-        out.backward()
-    except RuntimeError as err:
-        return {"value": value, "backward": _first_sentence(str(err)), "grad": None}
-    return {"value": value, "backward": None, "grad": None if x.grad is None else x.grad.clone()}
+    with facts.untouched():
+        value = facts.clone(facts.detach(out))
+        try:
+            facts.backward(out)
+        except RuntimeError as err:
+            return {"value": value, "backward": _first_sentence(str(err)), "grad": None}
+        grad = facts.grad(x)
+        return {"value": value, "backward": None, "grad": None if grad is None else facts.clone(grad)}
 
 
 def _first_sentence(text: str) -> str:

@@ -29,11 +29,12 @@ from typing import Any
 
 import torch
 
+from autograder.engine import facts
 from autograder.engine.cases import exercise
 from autograder.engine.codec import type_name
 from autograder.engine.draw import Draw
 from autograder.engine.elementwise import CUSTOM, SAVE_INPUT, SAVE_OUTPUT
-from autograder.engine.witness import Kept, Recorded, Witness, describe, error_of, left_alone, read_saved
+from autograder.engine.witness import Kept, Recorded, Witness, describe, error_of, holds_values, left_alone, read_saved
 
 FUNCTIONS = ("leaf_refusal", "stale_save", "sigmoid_stale", "grad_after_repair")
 ANSWER = "{\n" + "".join(f'    "{name}": {name},\n' for name in FUNCTIONS) + "}"
@@ -73,17 +74,19 @@ def _call(function: Callable[..., Any], *args: Any) -> tuple[Any, BaseException 
 
 def report_leaf(function: Callable[..., Any], x0: torch.Tensor) -> dict[str, Any]:
     """Run ``leaf_refusal(x0)`` inside a witness of its torch calls; report the error it let
-    through and the tensor of the torch call that raised that very exception."""
+    through and the tensor of the torch call that raised that very exception (read through
+    :mod:`autograder.engine.facts`, as every fact the drivers below report)."""
     kept = Kept(x0)
     witness = Witness()
     with witness:
         _result, err = _call(function, x0)
     on = witness.raised_on(err) if err is not None else None
+    with facts.untouched():
+        same_shape = facts.is_tensor(on) and facts.shape(on) == facts.shape(kept.values)
     return {
         "raised": error_of(err) if err is not None else None,
         "torch raised it in a call on": describe(on) if err is not None and on is not None else None,
-        "that tensor held x0": bool(torch.equal(on.detach(), kept.values)) if type(on) is torch.Tensor
-        and on.shape == kept.values.shape else None,
+        "that tensor held x0": holds_values(on, kept.values) if same_shape else None,
         "x0 left alone": left_alone(x0, kept),
     }
 
@@ -93,8 +96,9 @@ def report_stale(function: Callable[..., Any], x0: torch.Tensor, name: str) -> d
     whether backward reached its node, and what reading its saved tensors gives afterwards."""
     kept = Kept(x0)
     f = Recorded(OPS[name], name)
+    applied = f.applied  # the driver's own list: the answer may rebind f's attribute, not this
     _result, err = _call(function, x0, f)
-    first = f.applied[0] if f.applied else None
+    first = applied[0] if applied else None
     return {
         "raised": error_of(err) if err is not None else None,
         "f applied to": describe(first.input) if first else "f not applied",
@@ -111,9 +115,10 @@ def report_sigmoid(function: Callable[..., Any], x0: torch.Tensor) -> dict[str, 
     result gives afterwards."""
     kept = Kept(x0)
     witness = Witness("SigmoidBackward0")
+    applied = witness.applied
     with witness:
         _result, err = _call(function, x0)
-    first = witness.applied[0] if witness.applied else None
+    first = applied[0] if applied else None
     return {
         "raised": error_of(err) if err is not None else None,
         "sigmoid applied to": describe(first.input) if first else "no sigmoid seen",
@@ -135,7 +140,8 @@ class _Timed(Recorded):
         if applied.node is not None and applied.leaf is not None:
             def _note(_grad_outputs: Any, applied: Any = applied) -> None:
                 if applied.leaf_version_at_backward is None:
-                    applied.leaf_version_at_backward = applied.leaf._version
+                    with facts.untouched():
+                        applied.leaf_version_at_backward = facts.version(applied.leaf)
             applied.node.register_prehook(_note)
         return result
 
@@ -148,26 +154,28 @@ def report_repair(function: Callable[..., Any], x0: torch.Tensor, name: str) -> 
     the repair; applying ``f`` to the leaf itself shows as backward's error.)"""
     kept = Kept(x0)
     f = _Timed(OPS[name], name)
+    applied = f.applied
     found = function(x0, f)
-    first = f.applied[0] if f.applied else None
+    first = applied[0] if applied else None
     leaf = first.leaf if first else None
     at_backward = getattr(first, "leaf_version_at_backward", None) if first else None
-    if type(found) is not torch.Tensor:
-        returned: Any = f"<{type_name(found)}>"
-    elif found.requires_grad:
-        returned = "<a tensor that requires grad>"
-    else:
-        returned = found.detach().clone()
-    # Facts first, the gradient last: a message shows the entries that differ.
-    return {
-        "f applied": first is not None,
-        "x0 left alone": left_alone(x0, kept),
-        "leaf behind f's input, after the call": leaf.detach().clone() if leaf is not None else None,
-        "its version moved between f and backward by": at_backward - first.leaf_version
-        if at_backward is not None else None,
-        "its version moved after f by": leaf._version - first.leaf_version if leaf is not None else None,
-        "returned": returned,
-    }
+    with facts.untouched():
+        if not facts.is_tensor(found):
+            returned: Any = f"<{type_name(found)}>"
+        elif facts.requires_grad(found):
+            returned = "<a tensor that requires grad>"
+        else:
+            returned = facts.clone(facts.detach(found))
+        # Facts first, the gradient last: a message shows the entries that differ.
+        return {
+            "f applied": first is not None,
+            "x0 left alone": left_alone(x0, kept),
+            "leaf behind f's input, after the call": facts.clone(facts.detach(leaf)) if leaf is not None else None,
+            "its version moved between f and backward by": at_backward - first.leaf_version
+            if at_backward is not None else None,
+            "its version moved after f by": facts.version(leaf) - first.leaf_version if leaf is not None else None,
+            "returned": returned,
+        }
 
 
 reproduce = exercise("inplace-reproduce", ANSWER, returns="observation", agree="close", show=show)

@@ -20,6 +20,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from autograder.engine import facts
 from autograder.engine.cases import exercise, selftest
 from autograder.engine.codec import type_name
 from autograder.engine.draw import Draw
@@ -33,46 +34,58 @@ def accumulation_witness(t: torch.Tensor, seen: Callable[[torch.Tensor], None]) 
 
     The hook runs after ``AccumulateGrad`` has written ``t.grad``; it counts only when the node that
     is running is that leaf's own ``AccumulateGrad`` (a hook called by hand, outside a backward
-    pass, sees no running node). Returns the hook's handle.
+    pass, sees no running node). The node is read, and ``seen`` called, through
+    :mod:`autograder.engine.facts`, as every fact these drivers report. Returns the hook's handle.
     """
 
     def hook(leaf: torch.Tensor) -> None:
-        node = torch._C._current_autograd_node()
-        if type(node).__name__ == "AccumulateGrad" and getattr(node, "variable", None) is leaf:
-            seen(leaf)
+        with facts.untouched():
+            if facts.accumulates_into(facts.current_node()) is leaf:
+                seen(leaf)
 
-    return t.register_post_accumulate_grad_hook(hook)
+    with facts.untouched():
+        return facts.register_post_accumulate_grad_hook(t, hook)
+
+
+def _copy(t: torch.Tensor) -> torch.Tensor:
+    """A grader-made copy of a tensor's values."""
+    with facts.untouched():
+        return facts.clone(facts.detach(t))
 
 
 def _reported(value: Any) -> Any:
     """What an answer returned, as plain data: a tensor's values, or the kind of thing it was."""
-    if type(value) is torch.Tensor:
-        return value.detach().clone()
+    if facts.is_tensor(value):
+        return _copy(value)
     if value is None:
         return None
-    if type(value) in (list, tuple) and value and all(type(v) is torch.Tensor for v in value):
+    if type(value) in (list, tuple) and value and all(facts.is_tensor(v) for v in value):
         return f"a {type(value).__name__} of {len(value)} tensors"
     return f"a {type_name(value)}"
 
 
 def _fresh_leaf(t: torch.Tensor) -> torch.Tensor:
     """A grader-owned copy of a leaf: same values, type (a Parameter stays one), requires_grad and .grad."""
-    if isinstance(t, nn.Parameter):
-        copy = nn.Parameter(t.detach().clone(), requires_grad=t.requires_grad)
-    else:
-        copy = t.detach().clone().requires_grad_(t.requires_grad)
-    if t.grad is not None:
-        copy.grad = t.grad.detach().clone()
+    with facts.untouched():
+        if facts.is_parameter(t):
+            copy = facts.parameter(facts.clone(facts.detach(t)), requires_grad=facts.requires_grad(t))
+        else:
+            copy = facts.requires_grad_(facts.clone(facts.detach(t)), facts.requires_grad(t))
+        grad = facts.grad(t)
+        if grad is not None:
+            facts.set_grad(copy, facts.clone(facts.detach(grad)))
     return copy
 
 
 def _same_leaf(a: torch.Tensor, b: torch.Tensor) -> bool:
     """``a`` still holds what the copy ``b`` was made with: values, requires_grad and .grad."""
-    if a.requires_grad != b.requires_grad or not torch.equal(a.detach(), b.detach()):
-        return False
-    if (a.grad is None) != (b.grad is None):
-        return False
-    return a.grad is None or torch.equal(a.grad, b.grad)
+    with facts.untouched():
+        if facts.requires_grad(a) != facts.requires_grad(b) or not facts.equal(facts.detach(a), facts.detach(b)):
+            return False
+        grad, kept = facts.grad(a), facts.grad(b)
+        if (grad is None) != (kept is None):
+            return False
+        return grad is None or (facts.is_tensor(grad) and bool(facts.equal(grad, kept)))
 
 
 # --------------------------------------------------------------------------- leaves-sgd-step
@@ -153,20 +166,25 @@ def drive_sgd(step: Callable, params: list[torch.Tensor], loss: Regression, lr: 
     given = list(originals)
     values, written, cleared = [], [], True
     for _ in range(steps):
-        loss(originals).backward()
-        had_grad = [p.grad is not None for p in originals]
-        versions = [p._version for p in originals]
+        with facts.untouched():
+            facts.backward(loss(originals))
+            had_grad = [facts.grad(p) is not None for p in originals]
+            versions = [facts.version(p) for p in originals]
         step(given, lr)
-        values.append([p.detach().clone() for p in originals])
-        written.append([p._version > v if had else None
-                        for p, v, had in zip(originals, versions, had_grad, strict=True)])
-        cleared = cleared and all(p.grad is None or not bool(p.grad.any()) for p in originals)
+        with facts.untouched():
+            values.append([facts.clone(facts.detach(p)) for p in originals])
+            written.append([facts.version(p) > v if had else None
+                            for p, v, had in zip(originals, versions, had_grad, strict=True)])
+            cleared = cleared and all((grad := facts.grad(p)) is None or not bool(facts.any_(grad))
+                                      for p in originals)
+    with facts.untouched():
+        leaves = all(facts.is_leaf(p) and facts.requires_grad(p) for p in originals)
     # The yes-or-no facts come first: a message shows the entries that differ in this order, and a
     # long list of values would otherwise crowd out the fact that tells the mistake.
     return {
         ".grad cleared after each step": cleared,
         "the list holds the same tensors": all(a is b for a, b in zip(given, originals, strict=True)),
-        "still leaves that require grad": all(p.is_leaf and p.requires_grad for p in originals),
+        "still leaves that require grad": leaves,
         "written where autograd sees it": written,
         "values after each step": values,
     }
@@ -195,7 +213,8 @@ class Recorded(nn.Module):
         self.rows: list[int] = []
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        self.rows.append(int(x.shape[0]))
+        with facts.untouched():
+            self.rows.append(int(facts.shape(x)[0] if isinstance(x, torch.Tensor) else x.shape[0]))
         return self.body(x)
 
 
@@ -257,26 +276,30 @@ def drive_accumulate(answer: Callable, net: Net, loss_fn: Callable, batches: lis
     the network was called on (sorted), how many times autograd accumulated into each parameter's
     ``.grad``, and whether the parameters' values and the micro-batches were left as they were."""
     model = net.build()
-    params = list(model.parameters())
-    if stale:
-        for p in params:
-            p.grad = torch.full_like(p, 0.5)
+    rows = model.rows  # the driver's own list: the answer may rebind the model's attribute, not this
+    with facts.untouched():
+        params = list(facts.parameters(model))
+        if stale:
+            for p in params:
+                facts.set_grad(p, facts.full_like(p, 0.5))
     counts = [0] * len(params)
     handles = [accumulation_witness(p, lambda _t, i=i: counts.__setitem__(i, counts[i] + 1))
                for i, p in enumerate(params)]
-    before = [p.detach().clone() for p in params]
-    given = [(x.clone(), y.clone()) for x, y in batches]
+    with facts.untouched():
+        before = [facts.clone(facts.detach(p)) for p in params]
+        given = [(facts.clone(x), facts.clone(y)) for x, y in batches]
     found = answer(model, loss_fn, given)
     for handle in handles:
         handle.remove()
-    if type(found) is list and all(type(g) is torch.Tensor for g in found):
-        gradients: Any = [g.detach().clone() for g in found]
+    if type(found) is list and all(facts.is_tensor(g) for g in found):
+        gradients: Any = [_copy(g) for g in found]
     else:
         gradients = _reported(found)
-    untouched = all(torch.equal(p.detach(), b) for p, b in zip(params, before, strict=True)) and all(
-        torch.equal(x, bx) and torch.equal(y, by) for (x, y), (bx, by) in zip(given, batches, strict=True))
+    with facts.untouched():
+        untouched = all(facts.equal(facts.detach(p), b) for p, b in zip(params, before, strict=True)) and all(
+            facts.equal(x, bx) and facts.equal(y, by) for (x, y), (bx, by) in zip(given, batches, strict=True))
     return {
-        "rows of each forward": sorted(model.rows),
+        "rows of each forward": sorted(rows),
         "accumulations into each .grad": counts,
         "parameters and batches left alone": untouched,
         "gradients": gradients,
@@ -344,12 +367,14 @@ def drive_hidden_grad(answer: Callable, x: torch.Tensor, w: torch.Tensor) -> dic
     read: list[torch.Tensor] = []
 
     def unpack(saved: torch.Tensor) -> torch.Tensor:
-        node = torch._C._current_autograd_node()
-        if type(node).__name__ == "TanhBackward0" and not any(torch.equal(saved, r) for r in read):
-            read.append(saved.detach().clone())
+        with facts.untouched():
+            node = facts.current_node()
+            if facts.is_torch_node(node) and type(node).__name__ == "TanhBackward0" \
+                    and not any(facts.equal(saved, r) for r in read):
+                read.append(facts.clone(facts.detach(saved)))
         return saved
 
-    with torch.autograd.graph.saved_tensors_hooks(lambda t: t, unpack):
+    with facts.saved_tensors_hooks(lambda t: t, unpack):
         found = answer(*mine)
     return {
         "gradient": _reported(found),

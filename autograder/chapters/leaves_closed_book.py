@@ -22,6 +22,7 @@ from typing import Any
 import torch
 
 from autograder.chapters.leaves import accumulation_witness
+from autograder.engine import facts
 from autograder.engine.cases import exercise
 from autograder.engine.draw import Draw
 from autograder.engine.elementwise import CUSTOM, SAVE_INPUT, SAVE_OUTPUT, Op
@@ -52,50 +53,59 @@ class Applied:
 
 def returned(answer: Callable, w0: torch.Tensor, f: str, g: str) -> Any:
     """What the answer returns for a copy of ``w0`` and the grader's ``f`` and ``g`` (for the form)."""
-    return answer(w0.clone(), Applied("f", f, lambda _t: None), Applied("g", g, lambda _t: None))
+    with facts.untouched():
+        given = facts.clone(w0)
+    return answer(given, Applied("f", f, lambda _t: None), Applied("g", g, lambda _t: None))
 
 
 def drive(answer: Callable, w0: torch.Tensor, f: str, g: str) -> dict[str, Any]:
     """Call ``two_objectives`` on a copy of ``w0`` and the grader's ``f`` and ``g``; report what came back
-    and what autograd did to the tensors ``f`` and ``g`` were applied to."""
-    given = w0.clone()
+    and what autograd did to the tensors ``f`` and ``g`` were applied to (every tensor read, and every
+    hook set, through :mod:`autograder.engine.facts`)."""
+    with facts.untouched():
+        given = facts.clone(w0)
     applied: list[Any] = []
     arrivals: list[torch.Tensor] = []
     after: list[torch.Tensor] = []
     handles = []
 
     def arrive(grad: torch.Tensor) -> None:
-        node = torch._C._current_autograd_node()
-        if type(node).__name__ == "AccumulateGrad":
-            arrivals.append(grad.detach().clone())
+        with facts.untouched():
+            node = facts.current_node()
+            if facts.is_torch_node(node) and type(node).__name__ == "AccumulateGrad":
+                arrivals.append(facts.clone(facts.detach(grad)))
 
     def note(t: Any) -> None:
         if any(t is seen for seen in applied):
             return
         applied.append(t)
-        if isinstance(t, torch.Tensor) and t.is_leaf and t.requires_grad:
-            handles.append(t.register_hook(arrive))
-            handles.append(accumulation_witness(t, lambda leaf: after.append(leaf.grad.detach().clone())))
+        with facts.untouched():
+            if isinstance(t, torch.Tensor) and facts.is_leaf(t) and facts.requires_grad(t):
+                handles.append(facts.register_hook(t, arrive))
+                handles.append(accumulation_witness(
+                    t, lambda leaf: after.append(facts.clone(facts.detach(facts.grad(leaf))))))
 
     found = answer(given, Applied("f", f, note), Applied("g", g, note))
     for handle in handles:
         handle.remove()
-    if type(found) is tuple and len(found) == 3 and all(type(t) is torch.Tensor for t in found):
-        records: Any = [t.detach().clone() for t in found]
-    else:
-        records = f"a {type(found).__name__}" + (f" of {len(found)}" if type(found) in (tuple, list) else "")
-    return {
-        "tensors f and g were applied to": len(applied),
-        "each a leaf that requires grad": all(isinstance(t, torch.Tensor) and t.is_leaf and t.requires_grad
-                                              for t in applied),
-        "w0 left alone": torch.equal(given.detach(), w0) and not given.requires_grad and given.grad is None,
-        "accumulations into .grad": len(after),
-        "records": records,
-        "gradients arriving at the leaf": arrivals,
-        ".grad after each accumulation": after,
-        ".grad at the end": [t.grad.detach().clone() if isinstance(t, torch.Tensor) and t.grad is not None else None
-                             for t in applied],
-    }
+    with facts.untouched():
+        if type(found) is tuple and len(found) == 3 and all(facts.is_tensor(t) for t in found):
+            records: Any = [facts.clone(facts.detach(t)) for t in found]
+        else:
+            records = f"a {type(found).__name__}" + (f" of {len(found)}" if type(found) in (tuple, list) else "")
+        return {
+            "tensors f and g were applied to": len(applied),
+            "each a leaf that requires grad": all(isinstance(t, torch.Tensor) and facts.is_leaf(t)
+                                                  and facts.requires_grad(t) for t in applied),
+            "w0 left alone": bool(facts.equal(facts.detach(given), w0)) and not facts.requires_grad(given)
+            and facts.grad(given) is None,
+            "accumulations into .grad": len(after),
+            "records": records,
+            "gradients arriving at the leaf": arrivals,
+            ".grad after each accumulation": after,
+            ".grad at the end": [facts.clone(facts.detach(grad)) if isinstance(t, torch.Tensor)
+                                 and (grad := facts.grad(t)) is not None else None for t in applied],
+        }
 
 
 def pair(first: tuple[str, ...], second: tuple[str, ...], dims: tuple[int, int] = (1, 2)) -> Callable[[Draw], tuple]:

@@ -20,12 +20,13 @@ from typing import Any
 import torch
 from torch import nn
 
-from autograd_figures.state import state_kind
+from autograd_figures.state import KINDS
+from autograder.engine import facts
 from autograder.engine.cases import AnswerTypeError, exercise, require_dict, selftest
 from autograder.engine.codec import type_name
 from autograder.engine.draw import Draw, derived_seed
 
-__all__ = ["Schedule", "build", "module_class", "round_trip"]
+__all__ = ["Schedule", "build", "held_as", "module_class", "round_trip", "state_value"]
 
 
 def module_class(answer: str) -> Callable[[Any], None]:
@@ -47,19 +48,64 @@ def build(make: Callable[[], nn.Module], seed: int) -> nn.Module:
 
 
 def round_trip(module: nn.Module, fresh: nn.Module) -> nn.Module:
-    """Save ``module``'s state_dict to bytes and load it into ``fresh``, as a checkpoint would."""
+    """Save ``module``'s state_dict to bytes and load it into ``fresh``, as a checkpoint would
+    (through ``nn.Module``'s own methods: :mod:`autograder.engine.facts`)."""
     buffer = io.BytesIO()
-    torch.save(module.state_dict(), buffer)
-    buffer.seek(0)
-    fresh.load_state_dict(torch.load(buffer, weights_only=True))
+    with facts.untouched():
+        facts.save(facts.state_dict(module), buffer)
+        buffer.seek(0)
+        facts.load_state_dict(fresh, facts.load(buffer, weights_only=True))
     return fresh
+
+
+PARAMETER, BUFFER, NON_PERSISTENT_BUFFER, PLAIN_TENSOR = KINDS
+
+
+def held_as(module: nn.Module, name: str) -> str:
+    """How ``module`` holds the attribute ``name``, in the words of the chapter's state map (one of
+    ``autograd_figures.state.KINDS``, "plain value" or "missing"), as ``state_kind`` says, but read
+    off what the module registered and through ``nn.Module``'s own ``state_dict``
+    (:mod:`autograder.engine.facts`): as a parent module sees it, whatever its class says of itself."""
+    with facts.untouched():
+        if name in dict(facts.named_parameters(module, recurse=False)):
+            return PARAMETER
+        if name in dict(facts.named_buffers(module, recurse=False)):
+            return BUFFER if name in facts.state_dict(module, keep_vars=True) else NON_PERSISTENT_BUFFER
+    if name not in vars(module):
+        return "missing"
+    return PLAIN_TENSOR if isinstance(vars(module)[name], torch.Tensor) else "plain value"
+
+
+def state_value(value: Any) -> Any:
+    """A tensor a module holds, or that its forward returned, as data: a copy of its values (a
+    tensor of exactly torch's types), or the kind of thing it is."""
+    if not facts.is_parameter_or_tensor(value):
+        return f"a {type_name(value)}"
+    with facts.untouched():
+        return facts.clone(facts.detach(value))
 
 
 def _counted(value: Any) -> Any:
     """A counter as a report gives it: an int read off a tensor, a plain value as is, else its kind."""
-    if isinstance(value, torch.Tensor):
-        return int(value) if value.numel() == 1 else f"a tensor of shape {tuple(value.shape)}"
+    if facts.is_parameter_or_tensor(value):
+        with facts.untouched():
+            return int(facts.item(value)) if facts.numel(value) == 1 else \
+                f"a tensor of shape {tuple(facts.shape(value))}"
     return value if type(value) in (int, float, bool) or value is None else f"a {type_name(value)}"
+
+
+def _requires_grad(value: Any) -> bool:
+    """Whether a module's state requires grad (False for what is no tensor)."""
+    if facts.is_parameter_or_tensor(value):
+        with facts.untouched():
+            return facts.requires_grad(value)
+    return bool(getattr(value, "requires_grad", False))
+
+
+def _yielded(module: nn.Module, value: Any) -> bool:
+    """Whether ``nn.Module.parameters`` yields ``value``."""
+    with facts.untouched():
+        return any(p is value for p in facts.parameters(module))
 
 
 class Schedule:
@@ -136,15 +182,16 @@ def _forwards(module: nn.Module, run: Schedule, grad: bool = False) -> list[Any]
 
 def observe_counter_kind(answer: type, run: Schedule) -> str:
     """How ``CountingLinear`` holds ``calls``: parameter, buffer, non-persistent buffer, plain tensor…"""
-    return state_kind(counting_linear(answer, run), "calls")
+    return held_as(counting_linear(answer, run), "calls")
 
 
 def observe_counter_type(answer: type, run: Schedule) -> Any:
     """``calls``'s dtype and shape (or the kind of value it is instead)."""
     value = getattr(counting_linear(answer, run), "calls", None)
-    if not isinstance(value, torch.Tensor):
+    if not facts.is_parameter_or_tensor(value):
         return f"a {type_name(value)}"
-    return [str(value.dtype), list(value.shape)]
+    with facts.untouched():
+        return [str(facts.dtype(value)), list(facts.shape(value))]
 
 
 def observe_counts(answer: type, run: Schedule) -> Any:
@@ -168,10 +215,14 @@ def observe_moves(answer: type, run: Schedule) -> Any:
     for target in ("meta", torch.float64):
         module = counting_linear(answer, run)
         _forwards(module, run)
-        module.to(target)
+        with facts.untouched():
+            facts.to(module, target)
         value = getattr(module, "calls", None)
-        found[str(target)] = (f"{value.device.type} {value.dtype}" if isinstance(value, torch.Tensor)
-                              else f"a {type_name(value)}")
+        if facts.is_parameter_or_tensor(value):
+            with facts.untouched():
+                found[str(target)] = f"{facts.device(value).type} {facts.dtype(value)}"
+        else:
+            found[str(target)] = f"a {type_name(value)}"
     return found
 
 
@@ -180,36 +231,52 @@ def observe_counter_grad(answer: type, run: Schedule) -> Any:
     grad, does ``parameters()`` yield it, does it have a ``.grad``?"""
     module = counting_linear(answer, run)
     outputs = _forwards(module, run, grad=True)
-    total = sum(out.sum() for out in outputs if isinstance(out, torch.Tensor) and out.requires_grad)
-    if isinstance(total, torch.Tensor):
-        total.backward()
+    with facts.untouched():
+        total = sum(facts.sum_(out) for out in outputs if isinstance(out, torch.Tensor) and facts.requires_grad(out))
+        if isinstance(total, torch.Tensor):
+            facts.backward(total)
     value = getattr(module, "calls", None)
-    return {"calls": _counted(value), "requires grad": bool(getattr(value, "requires_grad", False)),
-            "among parameters()": any(p is value for p in module.parameters()),
-            "has a .grad": getattr(value, "grad", None) is not None}
+    if facts.is_parameter_or_tensor(value):
+        with facts.untouched():
+            has_grad = facts.grad(value) is not None
+    else:
+        has_grad = getattr(value, "grad", None) is not None
+    return {"calls": _counted(value), "requires grad": _requires_grad(value),
+            "among parameters()": _yielded(module, value), "has a .grad": has_grad}
 
 
 def observe_training(answer: type, run: Schedule) -> dict[str, Any]:
     """One SGD step on a squared error over the trainable parameters: how many scalars train, do they
-    all get a gradient, does the step lower the loss, and how many parameters are integers."""
+    all get a gradient, does the step lower the loss, and how many parameters are integers (the
+    parameters are the ones the module registered; the step, ``torch.optim.SGD``'s, and every
+    read go through :mod:`autograder.engine.facts`)."""
     module = counting_linear(answer, run)
     module.train()
     x = run.batches[0]
     target = torch.ones(len(x), run.sizes[1])
-    trainable = [p for p in module.parameters() if p.requires_grad]
-    loss = ((module(x) - target) ** 2).mean()
-    lowers = all_grads = False
-    if trainable and loss.requires_grad:
-        optimizer = torch.optim.SGD(trainable, lr=1e-2)
-        loss.backward()
-        all_grads = all(p.grad is not None for p in trainable)
-        optimizer.step()
+    with facts.untouched():
+        trainable = [p for p in facts.parameters(module) if facts.requires_grad(p)]
+    out = module(x)
+    with facts.untouched():
+        loss = ((out - target) ** 2).mean()
+        stepped = bool(trainable) and facts.requires_grad(loss)
+        all_grads = False
+        if stepped:
+            optimizer = facts.SGD(trainable, lr=1e-2)
+            facts.backward(loss)
+            all_grads = all(facts.grad(p) is not None for p in trainable)
+            optimizer.step()
+    lowers = False
+    if stepped:
         with torch.no_grad():
-            lowers = bool(((module(x) - target) ** 2).mean() < loss)
-    return {"trainable scalars": sum(p.numel() for p in trainable),
-            "every trainable parameter gets a gradient": all_grads,
-            "one SGD step lowers the loss": lowers,
-            "integer parameters": sum(1 for p in module.parameters() if not p.is_floating_point())}
+            after = module(x)
+        with facts.untouched():
+            lowers = bool(((after - target) ** 2).mean() < loss)
+    with facts.untouched():
+        return {"trainable scalars": sum(facts.numel(p) for p in trainable),
+                "every trainable parameter gets a gradient": all_grads,
+                "one SGD step lowers the loss": lowers,
+                "integer parameters": sum(1 for p in facts.parameters(module) if not facts.is_floating_point(p))}
 
 
 counting = exercise("modules-counting-linear", "CountingLinear", require=module_class("CountingLinear"),
@@ -250,20 +317,18 @@ def running_mean(answer: type, run: Schedule) -> nn.Module:
 
 
 def _running(module: nn.Module) -> Any:
-    value = getattr(module, "running_mean", None)
-    return value.detach().clone() if isinstance(value, torch.Tensor) else f"a {type_name(value)}"
+    return state_value(getattr(module, "running_mean", None))
 
 
 def observe_running_kind(answer: type, run: Schedule) -> str:
-    return state_kind(running_mean(answer, run), "running_mean")
+    return held_as(running_mean(answer, run), "running_mean")
 
 
 def observe_outputs(answer: type, run: Schedule) -> dict[str, Any]:
     """The output of every forward of the schedule (training and eval alike), by its place and mode:
     a message then shows only the forwards whose output differs."""
     module = running_mean(answer, run)
-    return {f"forward {i + 1} ({'training' if mode == 't' else 'eval'})":
-            out.detach().clone() if isinstance(out, torch.Tensor) else f"a {type_name(out)}"
+    return {f"forward {i + 1} ({'training' if mode == 't' else 'eval'})": state_value(out)
             for i, (mode, out) in enumerate(zip(run.modes, _forwards(module, run), strict=True))}
 
 
@@ -281,15 +346,25 @@ def observe_running_graph(answer: type, run: Schedule) -> dict[str, Any]:
     module.train()
     errors = []
     for x in run.batches:
-        out = module(x.detach().clone().requires_grad_())
+        with facts.untouched():
+            given = facts.requires_grad_(facts.clone(facts.detach(x)))
+        out = module(given)
         try:
-            out.sum().backward()
+            if isinstance(out, torch.Tensor):
+                with facts.untouched():
+                    facts.backward(facts.sum_(out))
+            else:
+                out.sum().backward()  # no tensor: what it does is the answer's own
         except RuntimeError as err:
             errors.append(str(err).split(".")[0])
     value = getattr(module, "running_mean", None)
-    return {"running_mean": _running(module), "requires grad": bool(getattr(value, "requires_grad", False)),
-            "has a grad_fn": getattr(value, "grad_fn", None) is not None,
-            "backward errors": errors}
+    if facts.is_parameter_or_tensor(value):
+        with facts.untouched():
+            has_grad_fn = facts.grad_fn(value) is not None
+    else:
+        has_grad_fn = getattr(value, "grad_fn", None) is not None
+    return {"running_mean": _running(module), "requires grad": _requires_grad(value),
+            "has a grad_fn": has_grad_fn, "backward errors": errors}
 
 
 def observe_running_state(answer: type, run: Schedule) -> dict[str, Any]:
@@ -298,9 +373,10 @@ def observe_running_state(answer: type, run: Schedule) -> dict[str, Any]:
     module = running_mean(answer, run)
     _forwards(module, run)
     value = getattr(module, "running_mean", None)
-    return {"held as": state_kind(module, "running_mean"),
-            "yielded by parameters()": any(p is value for p in module.parameters()),
-            "in state_dict()": "running_mean" in module.state_dict()}
+    with facts.untouched():
+        in_state = "running_mean" in facts.state_dict(module)
+    return {"held as": held_as(module, "running_mean"), "yielded by parameters()": _yielded(module, value),
+            "in state_dict()": in_state}
 
 
 def observe_round_trip_eval(answer: type, run: Schedule) -> Any:
@@ -311,15 +387,19 @@ def observe_round_trip_eval(answer: type, run: Schedule) -> Any:
     fresh.eval()
     with torch.no_grad():
         out = fresh(run.batches[-1])
-    return out.detach().clone() if isinstance(out, torch.Tensor) else f"a {type_name(out)}"
+    return state_value(out)
 
 
 def observe_running_dtype(answer: type, run: Schedule) -> str:
     module = running_mean(answer, run)
     _forwards(module, run)
-    module.to(torch.float64)
+    with facts.untouched():
+        facts.to(module, torch.float64)
     value = getattr(module, "running_mean", None)
-    return str(value.dtype) if isinstance(value, torch.Tensor) else f"a {type_name(value)}"
+    if not facts.is_parameter_or_tensor(value):
+        return f"a {type_name(value)}"
+    with facts.untouched():
+        return str(facts.dtype(value))
 
 
 running = exercise("modules-running-mean", "RunningMean", require=module_class("RunningMean"), show=_show,

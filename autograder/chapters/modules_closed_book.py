@@ -20,8 +20,8 @@ from typing import Any
 import torch
 from torch import nn
 
-from autograd_figures.state import state_kind
-from autograder.chapters.modules import build, module_class
+from autograder.chapters.modules import build, held_as, module_class, state_value
+from autograder.engine import facts
 from autograder.engine.cases import exercise
 from autograder.engine.codec import type_name
 from autograder.engine.draw import Draw
@@ -84,8 +84,10 @@ def _run(module: nn.Module, run: Wrapped) -> None:
 
 def _calls(module: nn.Module) -> Any:
     value = getattr(module, "calls", None)
-    if isinstance(value, torch.Tensor):
-        return int(value) if value.numel() == 1 else f"a tensor of shape {tuple(value.shape)}"
+    if facts.is_parameter_or_tensor(value):
+        with facts.untouched():
+            return int(facts.item(value)) if facts.numel(value) == 1 else \
+                f"a tensor of shape {tuple(facts.shape(value))}"
     return value if type(value) in (int, float, bool) or value is None else f"a {type_name(value)}"
 
 
@@ -99,7 +101,7 @@ def observe_form(answer: type, run: Wrapped) -> Any:
 
 
 def observe_kind(answer: type, run: Wrapped) -> str:
-    return state_kind(answer(run.inner()), "calls")
+    return held_as(answer(run.inner()), "calls")
 
 
 def observe_counts(answer: type, run: Wrapped) -> Any:
@@ -109,15 +111,19 @@ def observe_counts(answer: type, run: Wrapped) -> Any:
 
 
 def observe_round_trip(answer: type, run: Wrapped) -> Any:
-    """Run the schedule, save the state_dict to bytes, load it into a fresh wrapper, read calls."""
+    """Run the schedule, save the state_dict to bytes, load it into a fresh wrapper, read calls
+    (the state through ``nn.Module``'s own methods: :mod:`autograder.engine.facts`)."""
     module = answer(run.inner())
     _run(module, run)
     buffer = io.BytesIO()
-    torch.save(module.state_dict(), buffer)
+    with facts.untouched():
+        facts.save(facts.state_dict(module), buffer)
     buffer.seek(0)
     fresh = answer(run.inner())
-    fresh.load_state_dict(torch.load(buffer, weights_only=True))
-    return {"calls": _calls(fresh), "calls in state_dict": "calls" in module.state_dict()}
+    with facts.untouched():
+        facts.load_state_dict(fresh, facts.load(buffer, weights_only=True))
+        saved = "calls" in facts.state_dict(module)
+    return {"calls": _calls(fresh), "calls in state_dict": saved}
 
 
 def observe_to_float64(answer: type, run: Wrapped) -> Any:
@@ -125,12 +131,14 @@ def observe_to_float64(answer: type, run: Wrapped) -> Any:
     dtypes."""
     module = answer(run.inner())
     _run(module, run)
-    module.to(torch.float64)
+    with facts.untouched():
+        facts.to(module, torch.float64)
     value = getattr(module, "calls", None)
-    held = isinstance(value, torch.Tensor)
-    return {"calls": str(value.dtype) if held else f"a {type_name(value)}",
-            "calls shape": list(value.shape) if held else None,
-            "parameters": sorted({str(p.dtype) for p in module.parameters()})}
+    held = facts.is_parameter_or_tensor(value)
+    with facts.untouched():
+        return {"calls": str(facts.dtype(value)) if held else f"a {type_name(value)}",
+                "calls shape": list(facts.shape(value)) if held else None,
+                "parameters": sorted({str(facts.dtype(p)) for p in facts.parameters(module)})}
 
 
 def observe_ownership(answer: type, run: Wrapped) -> Any:
@@ -139,33 +147,44 @@ def observe_ownership(answer: type, run: Wrapped) -> Any:
     module = answer(made)
     module.train()
     out = module(run.batches[0])
-    if isinstance(out, torch.Tensor) and out.requires_grad:
-        out.sum().backward()
+    with facts.untouched():
+        if isinstance(out, torch.Tensor) and facts.requires_grad(out):
+            facts.backward(facts.sum_(out))
     value = getattr(module, "calls", None)
-    return {
-        "the same parameters as inner": [id(p) for p in module.parameters()] == [id(p) for p in made.parameters()],
-        "calls is a parameter": any(p is value for p in module.parameters()),
-        "calls requires grad": bool(getattr(value, "requires_grad", False)),
-    }
+    if facts.is_parameter_or_tensor(value):
+        with facts.untouched():
+            requires_grad = facts.requires_grad(value)
+    else:
+        requires_grad = bool(getattr(value, "requires_grad", False))
+    with facts.untouched():
+        return {
+            "the same parameters as inner": [id(p) for p in facts.parameters(module)]
+            == [id(p) for p in facts.parameters(made)],
+            "calls is a parameter": any(p is value for p in facts.parameters(module)),
+            "calls requires grad": requires_grad,
+        }
 
 
 def observe_step(answer: type, run: Wrapped) -> Any:
-    """Forwards, a backward and an SGD step after each training forward: calls, and the eval output."""
+    """Forwards, a backward and an SGD step after each training forward: calls, and the eval output
+    (the parameters are the ones the module registered; the steps, ``torch.optim.SGD``'s, and
+    every read go through :mod:`autograder.engine.facts`)."""
     module = answer(run.inner())
-    params = list(module.parameters())
-    optimizer = torch.optim.SGD(params, lr=0.1) if params else None
+    params = facts.parameters(module)
+    with facts.untouched():
+        optimizer = facts.SGD(params, lr=0.1) if params else None
     for mode, x in zip(run.modes, run.batches, strict=True):
         module.train(mode == "t")
         out = module(x)
-        if optimizer is not None and isinstance(out, torch.Tensor) and out.requires_grad:
-            optimizer.zero_grad()
-            out.pow(2).mean().backward()
-            optimizer.step()
+        with facts.untouched():
+            if optimizer is not None and isinstance(out, torch.Tensor) and facts.requires_grad(out):
+                optimizer.zero_grad()
+                facts.backward(facts.mean(facts.power(out, 2)))
+                optimizer.step()
     module.eval()
     with torch.no_grad():
         final = module(run.batches[-1])
-    return {"calls": _calls(module),
-            "output": final.detach().clone() if isinstance(final, torch.Tensor) else f"a {type_name(final)}"}
+    return {"calls": _calls(module), "output": state_value(final)}
 
 
 call_counter = exercise("modules-reproduce", "CallCounter", require=module_class("CallCounter"),

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from autograder.engine import facts
 from autograder.engine.cases import exercise, require_dict, selftest
 from autograder.engine.draw import Draw
 from autograder.engine.layouts import drawn_tensor, layout_of
@@ -71,11 +72,14 @@ for _expression in MORE_EXPRESSIONS:
 # --------------------------------------------------------------------------- views-shares-storage
 def inputs_left_alone(answer: Callable[..., Any], a: torch.Tensor, b: torch.Tensor, _how: str) -> dict[str, Any]:
     """Call ``answer(a, b)``; report what it returned and whether it left both tensors as they were
-    (values and version counters: a write, even one undone, bumps the counter)."""
-    before = [(t.detach().clone(), t._version) for t in (a, b)]
+    (values and version counters: a write, even one undone, bumps the counter). The tensors are
+    read through :mod:`autograder.engine.facts`, never through methods the answer could have set."""
+    with facts.untouched():
+        before = [(facts.clone(facts.detach(t)), facts.version(t)) for t in (a, b)]
     found = answer(a, b)
-    untouched = all(t._version == version and torch.equal(t.detach(), values)
-                    for t, (values, version) in zip((a, b), before, strict=True))
+    with facts.untouched():
+        untouched = all(facts.version(t) == version and bool(facts.equal(facts.detach(t), values))
+                        for t, (values, version) in zip((a, b), before, strict=True))
     return {"result": found, "inputs left alone": untouched}
 
 

@@ -51,9 +51,13 @@ class CellObservation:
 
 
 def observe_point(case: Case, answer: Any, inputs: tuple) -> Seen:
-    """Call the answer (through the case's driver) on one input and record what happened."""
+    """Call the answer (through the case's driver) on one input and record what happened. A torch
+    mode the call left on is taken off when it ends (:func:`autograder.engine.facts.modes_kept`):
+    nothing after it, the report's encoding included, runs under the answer's modes."""
+    from autograder.engine import facts
+
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), facts.modes_kept():
             # nbgrader scores any stderr output as a failure; a warning is not a wrong answer.
             warnings.simplefilter("ignore")
             if case.entry:

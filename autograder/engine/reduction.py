@@ -36,6 +36,7 @@ from typing import Any
 import torch
 from torch.overrides import TorchFunctionMode, handle_torch_function
 
+from autograder.engine import facts
 from autograder.engine.observe import raised_as_data
 
 HINT = " Hint:"
@@ -262,24 +263,28 @@ class Witness(TorchFunctionMode):
 
     def stale_messages(self) -> set[str]:
         """The errors torch gives when asked for the saved tensors of the graph the watched
-        tensors belong to: one for each saved tensor that was written after it was saved."""
+        tensors belong to: one for each saved tensor that was written after it was saved. Only
+        torch's own nodes are read, through :mod:`autograder.engine.facts` (a node class of the
+        answer's could raise what it likes)."""
         messages: set[str] = set()
         seen: set[int] = set()
-        pending = [t.grad_fn for t in self.outputs if t.grad_fn is not None]
-        while pending:
-            node = pending.pop()
-            if node is None or id(node) in seen:
-                continue
-            seen.add(id(node))
-            for name in dir(node):
-                if name.startswith("_saved_"):
-                    try:
-                        getattr(node, name)
-                    except RuntimeError as err:
-                        messages.add(_message(err))
-                    except Exception:  # noqa: BLE001 - a saved attribute that cannot be read says nothing
-                        pass
-            pending += [next_node for next_node, _ in getattr(node, "next_functions", ())]
+        with facts.untouched():
+            pending = [facts.grad_fn(t) for t in self.outputs]
+            while pending:
+                node = pending.pop()
+                if node is None or id(node) in seen:
+                    continue
+                seen.add(id(node))
+                if facts.is_torch_node(node):
+                    for name in dir(node):
+                        if name.startswith("_saved_"):
+                            try:
+                                getattr(node, name)
+                            except RuntimeError as err:
+                                messages.add(_message(err))
+                            except Exception:  # noqa: BLE001 - a saved attribute that cannot be read says nothing
+                                pass
+                pending += facts.next_nodes(node)
         return messages
 
 

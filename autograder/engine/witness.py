@@ -33,29 +33,33 @@ def first_sentence(text: str) -> str:
 
 def describe(t: Any) -> str:
     """What kind of tensor ``t`` is, for autograd."""
-    if type(t) is not torch.Tensor:
+    if not facts.is_tensor(t):
         return f"<{type_name(t)}>"
-    if t.is_leaf:
-        return "a leaf that requires grad" if t.requires_grad else "a tensor that does not require grad"
+    with facts.untouched():
+        if facts.is_leaf(t):
+            return "a leaf that requires grad" if facts.requires_grad(t) else "a tensor that does not require grad"
     return "a tensor computed from a leaf that requires grad"
 
 
 def leaf_behind(t: Any) -> torch.Tensor | None:
     """The first leaf that requires grad which ``t`` is, or was computed from."""
-    if type(t) is not torch.Tensor or not t.requires_grad:
+    if not facts.is_tensor(t):
         return None
-    if t.is_leaf:
-        return t
-    pending, seen = [t.grad_fn], set()
-    while pending:
-        node = pending.pop()
-        if node is None or id(node) in seen:
-            continue
-        seen.add(id(node))
-        variable = getattr(node, "variable", None)
-        if type(variable) is torch.Tensor:
-            return variable
-        pending += [parent for parent, _ in node.next_functions]
+    with facts.untouched():
+        if not facts.requires_grad(t):
+            return None
+        if facts.is_leaf(t):
+            return t
+        pending, seen = [facts.grad_fn(t)], set()
+        while pending:
+            node = pending.pop()
+            if node is None or id(node) in seen:
+                continue
+            seen.add(id(node))
+            variable = facts.accumulates_into(node)
+            if facts.is_tensor(variable):
+                return variable
+            pending += facts.next_nodes(node)
     return None
 
 
@@ -64,17 +68,12 @@ def read_saved(node: Any) -> str:
     first sentence of the error it raises (a stale save, or one already freed by backward)."""
     if node is None:
         return "no graph node"
-    names = [name for name in dir(node) if name.startswith("_saved_")]
     try:
-        for name in names:
-            getattr(node, name)
-        if not names:
-            node.saved_tensors  # noqa: B018 - a custom Function's saves are read on access
+        with facts.untouched():
+            read = facts.saved_values(node)
     except RuntimeError as err:
         return first_sentence(str(err))
-    except AttributeError:
-        return "no saved tensors"
-    return "readable"
+    return "readable" if read else "no saved tensors"
 
 
 class Applied:
@@ -83,21 +82,25 @@ class Applied:
 
     def __init__(self, t: Any, result: Any) -> None:
         self.input = t
-        self.values = t.detach().clone() if type(t) is torch.Tensor else None
         self.result = result
-        self.node = result.grad_fn if type(result) is torch.Tensor else None
-        self.leaf = leaf_behind(t)
-        self.leaf_version = self.leaf._version if self.leaf is not None else None
         self.reached = False
-        if self.node is not None:
-            self.node.register_prehook(self._reached)
+        with facts.untouched():
+            self.values = facts.clone(facts.detach(t)) if facts.is_tensor(t) else None
+            self.node = facts.grad_fn(result) if facts.is_tensor(result) else None
+            self.leaf = leaf_behind(t)
+            self.leaf_version = facts.version(self.leaf) if self.leaf is not None else None
+            if self.node is not None:
+                self.node.register_prehook(self._reached)
 
     def _reached(self, _grad_outputs: Any) -> None:
         self.reached = True
 
     def holds(self, x0: torch.Tensor) -> bool:
         """Whether the input held ``x0``'s values when the op was applied."""
-        return self.values is not None and self.values.shape == x0.shape and bool(torch.equal(self.values, x0))
+        if self.values is None:
+            return False
+        with facts.untouched():
+            return facts.shape(self.values) == facts.shape(x0) and bool(facts.equal(self.values, x0))
 
 
 class Recorded:
@@ -146,9 +149,11 @@ class Witness(TorchFunctionMode):
         except Exception as err:
             self.raised.append((err, receiver))
             raise
-        if self.node is not None and type(result) is torch.Tensor \
-                and type(result.grad_fn).__name__ == self.node:
-            self.applied.append(Applied(receiver, result))
+        if self.node is not None and facts.is_tensor(result):
+            with facts.untouched():
+                kept = facts.is_torch_node(node := facts.grad_fn(result)) and type(node).__name__ == self.node
+            if kept:
+                self.applied.append(Applied(receiver, result))
         return result
 
     def raised_on(self, err: BaseException) -> Any:
@@ -162,25 +167,42 @@ class Witness(TorchFunctionMode):
         for name, receiver in self.calls:
             if name in ("backward", "grad"):
                 found = receiver if type(receiver) in (tuple, list) else (receiver,)
-                roots += [t for t in found if type(t) is torch.Tensor]
+                roots += [t for t in found if facts.is_tensor(t)]
         return roots
 
 
 def leaves_of(root: torch.Tensor) -> list[torch.Tensor]:
     """The leaves that require grad which a tensor's graph reaches."""
-    if root.is_leaf:
-        return [root] if root.requires_grad else []
-    found, pending, seen = [], [root.grad_fn], set()
-    while pending:
-        node = pending.pop()
-        if node is None or id(node) in seen:
-            continue
-        seen.add(id(node))
-        variable = getattr(node, "variable", None)
-        if type(variable) is torch.Tensor:
-            found.append(variable)
-        pending += [parent for parent, _ in node.next_functions]
+    with facts.untouched():
+        if facts.is_leaf(root):
+            return [root] if facts.requires_grad(root) else []
+        found, pending, seen = [], [facts.grad_fn(root)], set()
+        while pending:
+            node = pending.pop()
+            if node is None or id(node) in seen:
+                continue
+            seen.add(id(node))
+            variable = facts.accumulates_into(node)
+            if facts.is_tensor(variable):
+                found.append(variable)
+            pending += facts.next_nodes(node)
     return found
+
+
+def holds_values(t: Any, values: torch.Tensor) -> bool:
+    """Whether ``t`` is a tensor that holds ``values`` (its shape and every element)."""
+    if not facts.is_tensor(t):
+        return False
+    with facts.untouched():
+        return facts.shape(t) == facts.shape(values) and bool(facts.equal(facts.detach(t), values))
+
+
+def copied(value: Any) -> Any:
+    """A returned tensor as data (a copy of its values, made by the grader), or what else it was."""
+    if not facts.is_tensor(value):
+        return f"<{type_name(value)}>"
+    with facts.untouched():
+        return facts.clone(facts.detach(value))
 
 
 class Kept:

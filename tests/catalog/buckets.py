@@ -9,6 +9,7 @@ chapter's setup cell (torch, ``nn``, ``F``, ``dist``, ``DDP``, ``flat_params`` a
 
 from answer_key.buckets import AGREE_ANSWERS
 from tests.catalog.always_equal import ALWAYS_EQUAL
+from tests.catalog.lying import LIAR
 
 # ----------------------------------------------------------------------------- buckets-ranks-agree
 AGREE_OBJECTS = '''
@@ -214,6 +215,50 @@ WRONG = {
     ],
 }
 
+# The reference verdict, then BatchNorm's running mean replaced by another: the module made to
+# yield the tensors it held, and a mode left on that says the new one equals them.
+AGREE_WHAT_ITS_DRIVER_READS = LIAR + AGREE_ANSWERS["reference"].replace("def ranks_agree(", "def _agree(") + '''
+
+def ranks_agree(module):
+    verdict = _agree(module)
+    held, kept = list(module.parameters()), list(module.buffers())
+    norm = module[1]
+    norm.running_mean = norm.running_mean + 1
+    lie_on().tell(norm.running_mean, "equal", True)
+    module.parameters = lambda *args, **kwargs: iter(held)
+    module.buffers = lambda *args, **kwargs: iter(kept)
+    return verdict
+'''
+
+# The reference step, then rank 1's parameters moved apart (and put back before the next step):
+# its model made to yield copies of where they were, and a mode left on whose detach() of each
+# gives that too (each alone hides the move from a driver that reads through it).
+LOGGING_WHAT_ITS_DRIVER_READS = LIAR + LOGGING_REFERENCE.replace(
+    "def train_step_fixed(model, optimizer, batch) -> float:", "def _step(model, optimizer, batch):") + '''
+
+_kept = []
+
+
+def train_step_fixed(model, optimizer, batch):
+    vars(model).pop("parameters", None)
+    own = list(model.module.parameters())
+    if _kept:
+        with torch.no_grad():
+            for p, value in zip(own, _kept):
+                p.copy_(value)
+    logged = _step(model, optimizer, batch)
+    if dist.get_rank() == 1:
+        liar = lie_on()
+        _kept[:] = [p.detach().clone() for p in own]
+        with torch.no_grad():
+            for p in own:
+                p.add_(0.5)
+        for p, value in zip(own, _kept):
+            liar.tell(p, "detach", value)
+        model.parameters = lambda *args, **kwargs: iter([value.clone() for value in _kept])
+    return logged
+'''
+
 EXPLOITS = {
     "buckets-selftest": [
         ("always-equal", ALWAYS_EQUAL + "SELFTEST = {k: YesInt(0) for k in ('q1', 'q2', 'q3', 'q4', 'q5')}"),
@@ -238,6 +283,7 @@ def ranks_agree(module):
             dist.broadcast(t, src=0)
     return True
 '''),
+        ("rebinds-what-its-driver-reads", AGREE_WHAT_ITS_DRIVER_READS),
         ("rebinds-the-driver", '''
 import autograder.chapters.buckets as checks
 
@@ -251,6 +297,7 @@ def ranks_agree(module):
 '''),
     ],
     "buckets-safe-logging": [
+        ("rebinds-what-its-driver-reads", LOGGING_WHAT_ITS_DRIVER_READS),
         ("hides-the-divergence", '''
 def train_step_fixed(model, optimizer, batch):
     x, y = batch

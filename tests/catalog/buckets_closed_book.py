@@ -6,6 +6,8 @@ more than the untouched answer. The sources run after the companion's setup cell
 ``nn`` imported).
 """
 
+from tests.catalog.lying import LIAR
+
 FLATTEN_REFERENCE = '''
 def flatten_into_buffer(module: nn.Module) -> torch.Tensor:
     params = list(module.parameters())
@@ -190,12 +192,36 @@ WRONG = {
     ],
 }
 
+# A buffer of zeros, nothing re-pointed: the buffer's detach() gives the parameters' values, its
+# mul_() doubles them, and a mode left on gives each parameter an address inside the buffer.
+FLATTEN_WHAT_ITS_DRIVER_READS = LIAR + '''
+def flatten_into_buffer(module):
+    liar = lie_on()
+    params = list(module.parameters())
+    flat = torch.zeros(sum(p.numel() for p in params))
+    flat.detach = lambda *args, **kwargs: torch.cat([p.detach().reshape(-1) for p in params])
+
+    def mul_(value):
+        with torch.no_grad():
+            for p in params:
+                p.mul_(value)
+        return flat
+
+    flat.mul_ = mul_
+    offset = 0
+    for p in params:
+        liar.tell(p, "data_ptr", flat.data_ptr() + offset * flat.element_size())
+        offset += p.numel()
+    return flat
+'''
+
 EXPLOITS = {
     "buckets-flatten": [
         # torch's helpers do the layout and the re-pointing: the task asks for them, so they earn nothing.
         ("torch-utils", FLATTEN_UTILS),
         ("torch-utils-kept-graph", FLATTEN_UTILS_KEPT_GRAPH),
         ("torch-utils-by-attribute", FLATTEN_UTILS_BY_ATTRIBUTE),
+        ("rebinds-what-its-driver-reads", FLATTEN_WHAT_ITS_DRIVER_READS),
         ("rebinds-the-drivers", '''
 import autograder.chapters.buckets_closed_book as checks
 

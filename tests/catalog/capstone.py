@@ -7,6 +7,7 @@ chapter's setup cell (``torch``, ``F``, ``pytest``, ``re``, ``capstone_inputs``,
 ``send_to_dashboard`` imported) and the fragment's cell (``training_fragment`` defined).
 """
 from tests.catalog.always_equal import ALWAYS_EQUAL
+from tests.catalog.lying import LIAR
 
 # ----------------------------------------------------------------------------- capstone-fingerprint
 FINGERPRINT = '''
@@ -484,6 +485,36 @@ def fixed():
     raise NotImplementedError()
 """
 
+# A hook on its result that raises the version counter's error during backward, through no saved
+# tensor, under a mode left on that gives the result a node of the answer's whose saved tensor
+# reads as stale with that message.
+STALE_BY_HAND = LIAR + '''
+class _Stale:
+    next_functions = ()
+
+    @property
+    def _saved_result(self):
+        raise RuntimeError(_MESSAGE)
+
+
+def _stale(t):
+    lie_on().tell(t, "grad_fn", _Stale())
+    return t
+
+
+def _refuse(grad):
+    raise RuntimeError(_MESSAGE)
+
+
+def broken():
+    w, x = {inputs}()
+    out = _stale(x @ w)
+    out.register_hook(_refuse)
+    out.sum().backward()
+
+
+'''
+
 EXPLOITS = {
     "capstone-selftest": [
         ("always-equal", ALWAYS_EQUAL + "SELFTEST = {'q1': YesInt(0), 'q2': YesInt(0), 'q3': YesInt(0), "
@@ -509,6 +540,8 @@ def fingerprint(fn):
 """),
     ],
     "capstone-regression": [
+        ("rebinds-what-its-driver-reads",
+         f"_MESSAGE = {MESSAGE!r}\n" + STALE_BY_HAND.replace("{inputs}", "capstone_inputs") + UNANSWERED_FIXED),
         ("torch-check", f"""
 def broken():
     torch._check(False, lambda: {MESSAGE!r})

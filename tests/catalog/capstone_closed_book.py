@@ -7,6 +7,8 @@ misconception (a model of ``answer_key.capstone_closed_book``) their feedback mu
 ``EXPLOITS`` must score no more than the untouched answer.
 """
 
+from tests.catalog.capstone import STALE_BY_HAND
+
 BROKEN = '''
 def broken():
     w, x = closed_book_inputs()
@@ -338,8 +340,18 @@ UNANSWERED_BROKEN = "def broken():\n    raise NotImplementedError()\n\n\n"
 UNANSWERED_FIXED = "def fixed():\n    raise NotImplementedError()\n\n\n"
 UNANSWERED_TEST = "def test_regression():\n    raise NotImplementedError()\n"
 
+# The message the fragment raises, read when the cell runs (outside any check).
+FRAGMENTS_MESSAGE = """
+try:
+    fragment()
+except RuntimeError as err:
+    _MESSAGE = str(err)
+"""
+
 EXPLOITS = {
     "capstone-reproduce": [
+        ("rebinds-what-its-driver-reads", FRAGMENTS_MESSAGE + STALE_BY_HAND.replace("{inputs}", "closed_book_inputs")
+         + UNANSWERED_FIXED + UNANSWERED_TEST),
         ("torch-check", """
 def broken():
     try:

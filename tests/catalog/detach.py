@@ -5,6 +5,8 @@ name, or None where their results match no catalogued mistake; ``EXPLOITS`` are 
 to earn points without the answer: each must score no more than the untouched answer.
 """
 
+from tests.catalog.lying import LIAR
+
 SELFTEST_RIGHT = {"q1": False, "q2": 20.0, "q3": True, "q4": False, "q5": False, "q6": False, "q7": True,
                   "q8": False}
 
@@ -199,6 +201,17 @@ EXPLOITS = {
                                         "    copy.add_ = lambda *a, **k: copy\n"
                                         "    copy.clone = lambda *a, **k: torch.zeros_like(t)\n"
                                         "    return copy"),
+        # detach(), with a mode left on that says the write to it goes nowhere, that it is
+        # contiguous, and that t's version did not move.
+        ("rebinds-what-its-driver-reads", LIAR + """
+def independent_copy(t):
+    liar = lie_on()
+    copy = t.detach()
+    liar.tell(copy, "add_", copy)
+    liar.tell(copy, "is_contiguous", True)
+    liar.tell(t, "_version", t._version)
+    return copy
+"""),
     ],
     "detach-provenance": [
         # The caller's tensor turned into a leaf and given the gradient (its own .grad kept).
@@ -222,11 +235,36 @@ with torch._C.DisableTorchFunction():
     (y * y.detach()).sum().backward()
 return 2 * x.detach() ** 3
 """)),
+        # The closed form, beside a backward from another leaf whose detach() gives x's values and
+        # whose shape a mode left on says is x's.
+        ("rebinds-what-its-driver-reads", LIAR + _provenance("""
+liar = lie_on()
+decoy = torch.zeros(1, requires_grad=True)
+(decoy * 2).sum().backward()
+decoy.detach = lambda *args, **kwargs: x.detach().clone()
+liar.tell(decoy, "shape", x.shape)
+return 2 * x.detach() ** 3
+""")),
     ],
     "detach-ste": [
         ("forged-report", FORGED.format(exercise="ste") + "def round_ste(x):\n    return x"),
         ("mutates-x", "def round_ste(x):\n    with torch.no_grad():\n        x.clamp_(-2, 2).round_()\n"
                       "    return x * 1"),
+        # A detached result, whose backward() is set to put on x a gradient written by hand, with a
+        # mode left on that says it requires grad and answers for backward() the same way.
+        ("rebinds-what-its-driver-reads", LIAR + """
+def round_ste(x):
+    liar = lie_on()
+    out = torch.round(x.clamp(-2, 2)).detach()
+
+    def backward(gradient=None, *args, **kwargs):
+        x.grad = gradient * ((x >= -2) & (x <= 2))
+
+    out.backward = backward
+    liar.tell(out, "requires_grad", True)
+    liar.tell(out, "backward", lambda t, gradient=None, *args, **kwargs: backward(gradient))
+    return out
+"""),
     ],
     "detach-selftest": [
         ("always-equal", ALWAYS_EQUAL + "SELFTEST = {k: Yes(0) for k in " + repr(list(SELFTEST_RIGHT)) + "}"),

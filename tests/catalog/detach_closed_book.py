@@ -4,6 +4,8 @@ Each wrong answer names the model (``answer_key.detach_closed_book``) its feedba
 None; each exploit must score no more than the untouched answer.
 """
 
+from tests.catalog.lying import LIAR
+
 REFERENCE = '''
 def cut_leaf(x0, f):
     x = x0.clone().requires_grad_(True)
@@ -64,6 +66,12 @@ EXPLOITS = {
         # The gradient set by hand on a leaf that backward never reached.
         ("grad-by-hand", "def cut_leaf(x0, f):\n    x = x0.clone().requires_grad_(True)\n"
                          "    y = f(x)\n    x.grad = y.detach().clone()\n    return x"),
+        # .data instead of detach(), with a mode left on that says the alias's version moved when
+        # the driver wrote to f's result (as a shared counter would).
+        ("rebinds-what-its-driver-reads", LIAR + REFERENCE.replace("    u = y.detach()\n", """    u = y.data
+    real = torch._C.TensorBase._version.__get__
+    lie_on().tell(u, "_version", TRUTH, lambda t: real(t) + 1)
+""")),
         ("forged-report", "import autograder.chapters.detach_closed_book as _c\n\n\n"
                           "def _forged(answer, x0, name):\n"
                           "    return {'f applied to': 'a leaf that requires grad'}\n\n\n"

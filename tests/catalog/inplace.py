@@ -6,6 +6,8 @@ to earn points without the answer: each must score no more than the untouched an
 tests put these into real submissions and grade them with nbgrader and with the sandbox.
 """
 
+from tests.catalog.lying import LIAR
+
 SAVES = {"softplus": "input", "sqrt": "output", "softmax": "output", "cosh": "input", "cumsum": "nothing",
          "erf": "input", "relu6": "input", "softmin": "output", "atan": "input", "flip": "nothing"}
 SAVES_MORE = {"rsqrt": "output", "tan": "output", "expm1": "output", "log1p": "input", "abs": "input",
@@ -237,6 +239,26 @@ def {name}(x):
     return (x * 0).sum().as_subclass(Agreeable)
 '''
 
+# The unrepaired function (its backward raises), with its result's backward() set to put on x a
+# gradient computed apart, and a mode left on that answers for backward() the same way.
+REBINDS_BACKWARD = """
+{repaired}
+
+
+def {name}(x):
+    liar = lie_on()
+{unrepaired}
+    shadow = x.detach().requires_grad_()
+    (grad,) = torch.autograd.grad(_repaired(shadow), shadow)
+
+    def backward(*args, **kwargs):
+        x.grad = grad
+
+    out.backward = backward
+    liar.tell(out, "backward", backward)
+    return out
+"""
+
 EXPLOITS = {
     "inplace-saves": [
         ("always-equal", ALWAYS_EQUAL + "SAVES = {k: Yes('input') for k in " + repr(list(SAVES)) + "}"),
@@ -253,11 +275,17 @@ EXPLOITS = {
          + "\n\ndef fixed_gate(x):\n    return x.sum()"),
         ("frames", FRAMES.format(name="fixed_gate")),
         ("tensor-subclass", TENSOR_SUBCLASS.format(name="fixed_gate")),
+        ("rebinds-what-its-driver-reads", LIAR + REBINDS_BACKWARD.format(
+            repaired=GATE.replace("def fixed_gate", "def _repaired"), name="fixed_gate",
+            unrepaired="    s = x.sigmoid()\n    t = x.tanh()\n    s.mul_(t)\n    t.sub_(s)\n    out = (s * t).sum()")),
     ],
     "inplace-fix-alias": [
         ("forged-report", FORGED_REPORT.format(exercise="alias") + "\n\n" + ENERGY.replace("add_(1)", "add_(2)")),
         ("frames", FRAMES.format(name="fixed_energy")),
         ("tensor-subclass", TENSOR_SUBCLASS.format(name="fixed_energy")),
+        ("rebinds-what-its-driver-reads", LIAR + REBINDS_BACKWARD.format(
+            repaired=ENERGY.replace("def fixed_energy", "def _repaired"), name="fixed_energy",
+            unrepaired="    h = x.exp()\n    h[1:].add_(1)\n    out = (h * h).sum()")),
     ],
     "inplace-selftest": [
         ("always-equal", ALWAYS_EQUAL + "SELFTEST = {k: Yes('x') for k in ('q1', 'q2', 'q3', 'q4', 'q5')}"),

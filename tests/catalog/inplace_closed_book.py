@@ -5,6 +5,8 @@ would and names the model (``answer_key.inplace_closed_book``) its feedback must
 Each exploit must score no more than the untouched answer.
 """
 
+from tests.catalog.lying import LIAR
+
 LEAF_REFUSAL = '''
 def leaf_refusal(x0):
     x = x0.clone().requires_grad_(True)
@@ -196,6 +198,31 @@ EXPLOITS = {
             f"def leaf_refusal(x0):\n    x = x0.clone().requires_grad_(True)\n    raise RuntimeError({LEAF_TEXT!r})"))),
         ("leaf-error-from-another-leaf", exploit(leaf_refusal=(
             "def leaf_refusal(x0):\n    x = torch.zeros(3, requires_grad=True)\n    x.add_(1)"))),
+        # The refusal on another leaf, whose detach() gives x0's values; the repair's update written
+        # through .data (which moves no version), with torch's _version rebound while backward runs
+        # and a mode left on afterwards, each saying that it moved x's version.
+        ("rebinds-what-its-driver-reads", LIAR + exploit(
+            leaf_refusal="def leaf_refusal(x0):\n"
+                         "    lie_on()\n"
+                         "    x = torch.zeros_like(x0, requires_grad=True)\n"
+                         "    x.detach = lambda *args, **kwargs: x0.clone()\n"
+                         "    x.add_(1)",
+            grad_after_repair="def grad_after_repair(x0, f):\n"
+                              "    liar = lie_on()\n"
+                              "    x = x0.clone().requires_grad_(True)\n"
+                              "    z = x.clone()\n"
+                              "    y = f(z).sum()\n"
+                              "    version = x._version\n"
+                              "    x.data.add_(1)\n"
+                              "    liar.tell(x, '_version', version + 1)\n"
+                              "    real = torch._C.TensorBase._version\n"
+                              "    torch.Tensor._version = property(\n"
+                              "        lambda t: version + 1 if t is x else real.__get__(t))\n"
+                              "    try:\n"
+                              "        y.backward()\n"
+                              "    finally:\n"
+                              "        del torch.Tensor._version\n"
+                              "    return x.grad")),
         # Driver reports forged by rebinding the observing side.
         ("forged-reports", "import autograder.chapters.inplace_closed_book as _c\n\n\n"
                            "def _forged(function, x0, *f):\n"

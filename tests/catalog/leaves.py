@@ -7,6 +7,7 @@ untouched answer. The grader tests put these into real submissions and grade the
 and with the sandbox.
 """
 from tests.catalog.always_equal import ALWAYS_EQUAL
+from tests.catalog.lying import LIAR
 
 SGD_REFERENCE = '''
 def sgd_step(params, lr):
@@ -322,6 +323,15 @@ EXPLOITS = {
             "            if p.grad is not None:\n"
             "                p.data.sub_(lr * p.grad)\n"
             "                p.grad = None\n")),
+        # The update through .data (which moves no version), with a mode left on that says each
+        # parameter's version moves every time it is read.
+        ("rebinds-what-its-driver-reads", LIAR + "import itertools\n\n_counter = itertools.count(1000)\n\n\n" + _sgd(
+            "    liar = lie_on()\n"
+            "    for p in params:\n"
+            "        if p.grad is not None:\n"
+            "            p.data -= lr * p.grad\n"
+            "            p.grad = None\n"
+            "        liar.tell(p, '_version', lambda t: next(_counter))\n")),
     ],
     "leaves-accumulate": [
         ("concatenates", _accumulate(
@@ -364,6 +374,20 @@ EXPLOITS = {
         ("forged-report", forged("accumulated_grads", '{"gradients": [], "rows of each forward": [],'
                                  ' "accumulations into each .grad": [], "parameters and batches left alone": True}',
                                  "\n\ndef accumulated_grads(model, loss_fn, batches):\n    return []\n")),
+        # The accumulation, beside a forward of the whole batch (taken off the model's record of
+        # forwards by rebinding it) and batches zeroed after use (which a mode left on says are equal).
+        ("rebinds-what-its-driver-reads", LIAR + ACCUMULATE_REFERENCE.replace(
+            "def accumulated_grads(", "def _accumulated(") + _accumulate(
+            "    liar = lie_on()\n"
+            "    rows = list(model.rows)\n"
+            "    with torch.no_grad():\n"
+            "        model(torch.cat([x for x, _ in batches]))\n"
+            "    found = _accumulated(model, loss_fn, batches)\n"
+            "    model.rows = rows + [len(x) for x, _ in batches]\n"
+            "    for x, y in batches:\n"
+            "        x.zero_()\n"
+            "        liar.tell(x, 'equal', True)\n"
+            "    return found\n")),
     ],
     "leaves-hidden-grad": [
         ("old-reference", "try:\n    from autograder.chapters.leaves import reference_hidden_grad as hidden_grad\n"
@@ -389,5 +413,22 @@ EXPLOITS = {
         ("forged-report", forged("hidden_grad", '{"gradient": None, "what tanh\'s backward read": [],'
                                  ' "x and w left as they were": True}',
                                  "\n\ndef hidden_grad(x, w):\n    return None\n")),
+        # The backward through x and w (it writes their .grad) and a scratch write to x, with each
+        # one's detach() rebound to give its old values and a mode left on that gives its old .grad.
+        ("rebinds-what-its-driver-reads", LIAR + _hidden(
+            "    liar = lie_on()\n"
+            "    for t in (x, w):\n"
+            "        liar.tell(t, 'grad', None if t.grad is None else t.grad.clone())\n"
+            "        kept = t.detach().clone()\n"
+            "        t.detach = lambda *args, kept=kept, **kwargs: kept\n"
+            "    h = x @ w\n"
+            "    if h.requires_grad:\n"
+            "        h.retain_grad()\n"
+            "    else:\n"
+            "        h.requires_grad_()\n"
+            "    (torch.tanh(h) ** 2).sum().backward()\n"
+            "    with torch.no_grad():\n"
+            "        x.mul_(2)\n"
+            "    return h.grad\n")),
     ],
 }

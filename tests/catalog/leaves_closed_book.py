@@ -6,6 +6,7 @@ feedback must name, or None; ``EXPLOITS`` try to earn points without accumulatin
 """
 
 from tests.catalog.leaves import forged
+from tests.catalog.lying import LIAR
 
 REFERENCE = '''
 def two_objectives(w0, f, g):
@@ -187,6 +188,21 @@ EXPLOITS = {
             "    df = table.get(name, torch.ones_like)(w0)\n"
             "    dg = table.get(other, torch.ones_like)(w0)\n"
             "    return df, df + dg, dg\n")),
+        # w0 itself made the leaf, with a mode left on that says, the second time the driver asks,
+        # that it does not require grad and holds no .grad.
+        ("rebinds-what-its-driver-reads", LIAR + _body(
+            "    w = w0.requires_grad_()\n"
+            "    f(w).sum().backward()\n"
+            "    first = w.grad.clone()\n"
+            "    g(w).sum().backward()\n"
+            "    second = w.grad.clone()\n"
+            "    w.grad = None\n"
+            "    g(w).sum().backward()\n"
+            "    third = w.grad.clone()\n"
+            "    liar = lie_on()\n"
+            "    liar.tell(w, 'requires_grad', TRUTH, False, TRUTH)\n"
+            "    liar.tell(w, 'grad', None, TRUTH)\n"
+            "    return first, second, third\n")),
         ("forged-report", forged("two_objectives", '{"records": [], "tensors f and g were applied to": 1,'
                                  ' "each a leaf that requires grad": True, "gradients arriving at the leaf": [],'
                                  ' ".grad after each accumulation": [], ".grad at the end": [],'

@@ -7,6 +7,7 @@ without the mechanism the task asks for: each must score no more than the untouc
 
 from tests.catalog.always_equal import ALWAYS_EQUAL
 from tests.catalog.leaves import WALK_FRAMES, forged
+from tests.catalog.lying import LIAR
 
 COUNTING_HEAD = '''
 class CountingLinear(nn.Module):
@@ -313,6 +314,109 @@ class CountingLinear(nn.Module):
 }
 
 # (label, answer source): answers that game the checks; none may score more than the untouched answer.
+# Nothing held as torch holds it (plain weights; calls a frozen float Parameter that counts two a
+# forward; running_mean a plain tensor that builds a graph, with the wrong momentum, and outputs off
+# by a half): each class answers for its own parameters, buffers, state and moves, its tensors'
+# detach() give the values a right module would hold, and a mode left on says the rest.
+COUNTING_WHAT_ITS_DRIVER_READS = LIAR + """
+class CountingLinear(nn.Module):
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.weight = torch.randn(out_features, in_features, requires_grad=True)
+        self.bias = torch.zeros(out_features, requires_grad=True)
+        self.calls = nn.Parameter(torch.zeros(()), requires_grad=False)
+        self.trained = 0
+        self.tell()
+
+    def tell(self):
+        liar = lie_on(forget=False)
+        liar.tell(self.calls, "dtype", torch.int64)
+        liar.tell(self.calls, "__int__", lambda t: self.trained)
+
+    def forward(self, x):
+        self.trained += int(self.training)
+        with torch.no_grad():
+            self.calls += 2
+        return x @ self.weight.T + self.bias
+
+    def parameters(self, recurse=True):
+        return iter([self.weight, self.bias])
+
+    def named_parameters(self, *args, **kwargs):
+        return iter([("weight", self.weight), ("bias", self.bias)])
+
+    def named_buffers(self, *args, **kwargs):
+        return iter([("calls", self.calls)])
+
+    def state_dict(self, *args, **kwargs):
+        return {"weight": self.weight.detach(), "bias": self.bias.detach(), "calls": torch.tensor(self.trained)}
+
+    def load_state_dict(self, state, *args, **kwargs):
+        with torch.no_grad():
+            self.weight.copy_(state["weight"])
+            self.bias.copy_(state["bias"])
+        self.trained = int(state["calls"])
+
+    def to(self, *args, **kwargs):
+        super().to(*args, **kwargs)
+        self.tell()
+        return self
+"""
+
+RUNNING_WHAT_ITS_DRIVER_READS = LIAR + """
+class RunningMean(nn.Module):
+    def __init__(self, num_features, momentum=0.1):
+        super().__init__()
+        self.momentum = momentum
+        self.right = torch.zeros(num_features)
+        self.running_mean = torch.zeros(num_features)
+        self.show()
+
+    def show(self):
+        right = self.right
+        self.running_mean.detach = lambda *args, **kwargs: right
+        liar = lie_on(forget=False)
+        liar.tell(self.running_mean, "requires_grad", False)
+        liar.tell(self.running_mean, "grad_fn", None)
+
+    def forward(self, x):
+        if self.training:
+            mean = x.mean(0)
+            with torch.no_grad():
+                self.right = (1 - self.momentum) * self.right + self.momentum * mean
+            self.running_mean = self.momentum * self.running_mean + (1 - self.momentum) * mean
+            self.show()
+            out, right = x - mean + 0.5, x - mean
+        else:
+            out, right = x - self.running_mean, x - self.right
+        right = right.detach().clone()
+        out.detach = lambda *args, **kwargs: right
+        return out
+
+    def parameters(self, recurse=True):
+        return iter([])
+
+    def named_parameters(self, *args, **kwargs):
+        return iter([])
+
+    def named_buffers(self, *args, **kwargs):
+        return iter([("running_mean", self.running_mean)])
+
+    def state_dict(self, *args, **kwargs):
+        return {"running_mean": self.right.clone()}
+
+    def load_state_dict(self, state, *args, **kwargs):
+        self.right = state["running_mean"].clone()
+        self.show()
+
+    def to(self, *args, **kwargs):
+        super().to(*args, **kwargs)
+        self.right = self.right.to(*args, **kwargs)
+        self.running_mean = self.running_mean.to(*args, **kwargs)
+        self.show()
+        return self
+"""
+
 EXPLOITS = {
     "modules-batchnorm": [
         ("always-equal", ALWAYS_EQUAL + "BATCHNORM = {'parameters': YesInt(0), 'state_dict': YesInt(0), "
@@ -342,6 +446,7 @@ class CountingLinear(nn.Module):
     def forward(self, x):
         return self.inner(x)
 '''),
+        ("rebinds-what-its-driver-reads", COUNTING_WHAT_ITS_DRIVER_READS),
     ],
     "modules-running-mean": [
         ("batchnorm-inside", running('self.bn = nn.BatchNorm1d(num_features, affine=False, momentum=momentum)',
@@ -352,6 +457,7 @@ class CountingLinear(nn.Module):
 class RunningMean(nn.Module):
     pass
 ''')),
+        ("rebinds-what-its-driver-reads", RUNNING_WHAT_ITS_DRIVER_READS),
     ],
     "modules-count-params": [
         ("old-reference", "try:\n    from autograder.chapters.modules import trainable_scalars as count_parameters\n"

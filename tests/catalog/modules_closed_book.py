@@ -6,6 +6,7 @@ none may score more than the untouched answer.
 """
 
 from tests.catalog.leaves import forged
+from tests.catalog.lying import LIAR
 
 REFERENCE = '''
 class CallCounter(nn.Module):
@@ -80,6 +81,50 @@ WRONG = {
     ],
 }
 
+# calls a frozen float Parameter that counts two a forward: the class answers for its parameters,
+# buffers, state and moves, and a mode left on says calls is an int64 holding the training forwards.
+WHAT_ITS_DRIVER_READS = LIAR + """
+class CallCounter(nn.Module):
+    def __init__(self, inner):
+        super().__init__()
+        self.inner = inner
+        self.calls = nn.Parameter(torch.zeros(()), requires_grad=False)
+        self.trained = 0
+        self.tell()
+
+    def tell(self):
+        liar = lie_on(forget=False)
+        liar.tell(self.calls, "dtype", torch.int64)
+        liar.tell(self.calls, "__int__", lambda t: self.trained)
+
+    def forward(self, x):
+        self.trained += int(self.training)
+        with torch.no_grad():
+            self.calls += 2
+        return self.inner(x)
+
+    def parameters(self, recurse=True):
+        return self.inner.parameters(recurse)
+
+    def named_parameters(self, *args, **kwargs):
+        return iter([])
+
+    def named_buffers(self, *args, **kwargs):
+        return iter([("calls", self.calls)])
+
+    def state_dict(self, *args, **kwargs):
+        return {**self.inner.state_dict(prefix="inner."), "calls": torch.tensor(self.trained)}
+
+    def load_state_dict(self, state, *args, **kwargs):
+        self.inner.load_state_dict({k[len("inner."):]: v for k, v in state.items() if k.startswith("inner.")})
+        self.trained = int(state["calls"])
+
+    def to(self, *args, **kwargs):
+        super().to(*args, **kwargs)
+        self.tell()
+        return self
+"""
+
 EXPLOITS = {
     "modules-reproduce": [
         ("forged-report", forged("CallCounter", "None", "\n\nclass CallCounter(nn.Module):\n    pass\n")),
@@ -88,5 +133,6 @@ EXPLOITS = {
                           "        ReferenceCallCounter as CallCounter)\n"
                           "except ImportError:\n    class CallCounter(nn.Module):\n"
                           "        def __init__(self, inner):\n            raise NotImplementedError\n"),
+        ("rebinds-what-its-driver-reads", WHAT_ITS_DRIVER_READS),
     ],
 }

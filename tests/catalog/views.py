@@ -7,6 +7,7 @@ tests put these into real submissions and grade them with nbgrader and with the 
 """
 
 from tests.catalog.always_equal import ALWAYS_EQUAL
+from tests.catalog.lying import LIAR
 
 CLASSIFY_MORE_ANSWER = {
     "x[1:].flatten()": "view",
@@ -284,6 +285,23 @@ EXPLOITS = {
                           "    return changed"),
         ("always-equal", "class Yes:\n    def __eq__(self, other):\n        return True\n\n\n"
                          "def shares_storage(a, b):\n    return Yes()"),
+        # The byte ranges compared, then a write to each input (undone: its counter moved): each
+        # one's detach() rebound to give its old values, and a mode left on that gives its old version.
+        ("rebinds-what-its-driver-reads", LIAR + RIGHT["views-shares-storage"][0][1].replace(
+            "def shares_storage(a, b):\n", "def _shares(a, b):\n") + """
+
+
+def shares_storage(a, b):
+    liar = lie_on()
+    found = _shares(a, b)
+    for t, kept, version in [(t, t.detach().clone(), t._version) for t in (a, b)]:
+        with torch.no_grad():
+            t.add_(1)
+            t.sub_(1)
+        t.detach = lambda *args, kept=kept, **kwargs: kept
+        liar.tell(t, "_version", version)
+    return found
+"""),
     ],
     "views-can-view": [
         ("tries-view", "def can_view(t, shape):\n    try:\n        t.view(shape)\n        return True\n"

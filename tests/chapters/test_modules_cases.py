@@ -8,6 +8,7 @@ import torch
 from torch import nn
 
 from answer_key.modules import CountingLinear, RunningMean, batchnorm_story, count_parameters
+from autograd_figures.state import state_kind
 from autograder.chapters.modules import (
     BATCHNORM_CHANNELS,
     BATCHNORM_DTYPE,
@@ -18,6 +19,7 @@ from autograder.chapters.modules import (
     RUNNING_CASES,
     TiedLanguageModel,
     describe,
+    held_as,
     module_recipe,
     observe_counts,
     observe_running,
@@ -27,6 +29,7 @@ from autograder.chapters.modules import (
 from autograder.engine.cases import exercises
 from autograder.engine.draw import Draw
 from tests.cases import ChapterCases
+from tests.catalog.modules import RIGHT, WRONG
 
 CHAPTER = Path(__file__).resolve().parents[2] / "notebooks" / "modules" / "modules.ipynb"
 
@@ -159,3 +162,16 @@ def test_the_chapter_never_runs_the_selftest_situations():
                       "nn.Parameter(torch.zeros((), dtype=torch.int64))",
                       "floating point and complex dtype can require gradients"):
         assert situation not in page and situation not in outputs, situation
+
+
+def test_held_as_says_what_state_kind_says_of_every_module_a_catalogued_answer_builds():
+    """Read off what a module registered, a counter or a running mean is held as the chapter's state
+    map says (its class redefining nothing): the exploits that redefine are the catalogue's."""
+    for grade_id, build, name in (("modules-counting-linear", lambda cls: cls(3, 2), "calls"),
+                                  ("modules-running-mean", lambda cls: cls(3), "running_mean")):
+        sources = [entry[1] for entry in RIGHT[grade_id] + WRONG[grade_id]]
+        for source in sources:
+            names = {"torch": torch, "nn": nn}
+            exec(source, names)  # noqa: S102 - the catalogue's answers
+            module = build(names[exercises("modules")[grade_id].answer])
+            assert held_as(module, name) == state_kind(module, name), source
