@@ -88,13 +88,14 @@ def test_a_pickle_in_place_of_tensors_is_refused_without_running_it() -> None:
 def test_the_checker_judges_as_the_learners_kernel_does() -> None:
     key = Key.of("views", seed=5)
     exercise = key.exercises["views-strides"]
-    expected = key.expected["views-strides", False]
+    expected = key.expected["views-strides", True]  # a value answer is judged in its hidden cell
 
     def verdict(transpose):
-        values = {"contiguous": (8, 1), "transpose": transpose, "every_other_column": (8, 2)}
+        values = {"contiguous": (8, 1), "transpose": transpose, "every_other_column": (8, 2), "row_block": (8, 1),
+                  "expanded": (0, 8, 1)}
         seen = Observed({name: [Seen(value=values[name])] for name in values})
         sent = wire.decode_observation(json.loads(json.dumps(wire.encode_observation(seen))))
-        return judge_cell(exercise, False, sent, expected)
+        return judge_cell(exercise, True, sent, expected)
 
     assert verdict((1, 8)).message() is None
     assert "behaves as if the transpose wrote the data out anew" in verdict((4, 1)).message()
