@@ -23,7 +23,9 @@ from autograder.pipeline.course import Course
 
 NAME = "autograd_state_learner"
 VERSION = "0.1.0"
-REQUIRES = ("torch==2.13.0", "numpy>=1.26,<3", "matplotlib>=3.9,<4", "ipywidgets>=8.1,<9", "ipython>=8")
+# What the chapters' cells import beside the course's packages (the capstone's tests use pytest).
+REQUIRES = ("torch==2.13.0", "numpy>=1.26,<3", "matplotlib>=3.9,<4", "ipywidgets>=8.1,<9", "ipython>=8",
+            "pytest>=8,<10")
 DATE = (2026, 1, 1, 0, 0, 0)  # fixed, so that the same sources make the same bytes
 # The instructor pipeline; and the site's in-page explorer, whose script works the stride rules out.
 LEFT_OUT = ("pipeline", "__pycache__", "static")

@@ -72,6 +72,26 @@ def _page(assignment: str) -> str:
     return "\n".join(c.source for c in source.cells if "BEGIN SOLUTION" not in c.source)
 
 
+def test_the_wheel_requires_whatever_a_chapters_cells_import() -> None:
+    """A learner who installs the wheel can run every cell of every chapter: each module a cell
+    imports is the standard library's, the wheel's own, or a distribution it requires."""
+    import re
+
+    from autograder.pipeline.site.kit import REQUIRES
+
+    required = {re.split(r"[<>=!~ ]", r)[0].lower() for r in REQUIRES}
+    # The module a distribution is imported as, where the two names differ.
+    imported_as = {"ipython": "IPython", "torch": "torchgen"}
+    known = required | {imported_as[d] for d in required if d in imported_as} | {"autograder", "autograd_figures"}
+    found = set()
+    for assignment in Course().chapters():
+        for cell in read_notebook(Course().source_notebook(assignment)).cells:
+            if cell.cell_type == "code":
+                for names in re.findall(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w., ]+))", cell.source, re.M):
+                    found |= {name.strip().split(" ")[0].split(".")[0] for name in (names[0] or names[1]).split(",")}
+    assert {m for m in found if m not in sys.stdlib_module_names} <= known, found - known - set(sys.stdlib_module_names)
+
+
 def test_a_companion_ships_no_expected_value(kit: Path) -> None:
     wheel = zipfile.ZipFile(kit)
     for assignment in (a for a in SPLIT if a.endswith("-closed-book")):
