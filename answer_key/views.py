@@ -204,6 +204,8 @@ def _grouped_view(t: Layout, shape: tuple[int, ...], joins) -> bool:
     sizes = _resolved(t, shape)
     if sizes is None:
         return False
+    if t.numel() == 0:
+        return True
     groups, run = [], [len(t.shape) - 1] if t.shape else []
     for dim in range(len(t.shape) - 2, -1, -1):
         if joins(dim):
@@ -234,10 +236,25 @@ def _size_one_glues(t: Layout, shape: tuple[int, ...]) -> bool:
                          or t.stride(d) == t.stride(d + 1) * t.shape[d + 1])
 
 
+def _no_elements_refused(t: Layout, shape: tuple[int, ...]) -> bool:
+    return t.numel() != 0 and view_succeeds(t, shape)
+
+
+def _every_minus_one_filled(t: Layout, shape: tuple[int, ...]) -> bool:
+    """Each -1 filled in with the element count over the product of the other sizes."""
+    known = math.prod(s for s in shape if s != -1)
+    if -1 in shape and (known == 0 or t.numel() % known):
+        return False
+    return view_succeeds(t, tuple(t.numel() // known if s == -1 else s for s in shape))
+
+
 key("views-can-view", view_succeeds, models=[
     Model("contiguous-only", _contiguous_only, "only a contiguous tensor could be viewed."),
     Model("count-only", _count_only, "any shape with the same number of elements could be viewed."),
     Model("minus-one-literal", _literal_minus_one, "-1 in the new shape were an ordinary size, never inferred."),
+    Model("every-minus-one-filled", _every_minus_one_filled,
+          "each -1 in the new shape could be filled in, however many there were."),
+    Model("no-elements-refused", _no_elements_refused, "a tensor with no elements could never be viewed."),
     Model("size-one-blocks", _size_one_blocks,
           "a dimension of size 1 had to line up in memory with its neighbours like any other."),
     Model("size-one-glues", _size_one_glues,

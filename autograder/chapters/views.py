@@ -187,18 +187,47 @@ def _stepped(draw: Draw) -> torch.Tensor:
         (slice(None),) * dim + (slice(None, None, 2),)]
 
 
-def _with_size_one(draw: Draw) -> torch.Tensor:
+def _with_size_one(transposed: bool) -> Callable[[Draw], torch.Tensor]:
     """A 2-D tensor, contiguous or transposed, with a size-1 dimension between its two whose stride
-    is unrelated to theirs: whether its dimensions merge depends on the other two alone."""
-    inner = torch.empty(draw.shape(2, 2, 5))
-    inner = inner.mT if draw.integer(0, 1) else inner
-    (rows, columns), (row_step, column_step) = inner.shape, inner.stride()
-    return inner.as_strided((rows, 1, columns), (row_step, draw.integer(1, 7), column_step))
+    is unrelated to theirs (never the one that would line it up with the next): whether its
+    dimensions merge depends on the other two alone."""
+
+    def make(draw: Draw) -> torch.Tensor:
+        inner = torch.empty(draw.shape(2, 2, 5))
+        inner = inner.mT if transposed else inner
+        (rows, columns), (row_step, column_step) = inner.shape, inner.stride()
+        step = draw.choice([s for s in range(1, 8) if s != column_step * columns])
+        return inner.as_strided((rows, 1, columns), (row_step, step, column_step))
+
+    return make
 
 
 def _drawn(draw: Draw) -> torch.Tensor:
     t, _ = drawn_tensor(draw, draw.sized(2, 4))
     return t
+
+
+def _further_in(draw: Draw) -> torch.Tensor:
+    """A tensor that starts further into its storage: rows cut off the front of a larger one,
+    transposed or not."""
+    shape = draw.shape(draw.sized(2, 3), 2, 6)
+    cut = draw.integer(1, 3)
+    t = torch.empty(shape[0] + cut, *shape[1:])[cut:]
+    return t.mT if draw.integer(0, 1) else t
+
+
+def _empty(draw: Draw) -> torch.Tensor:
+    """A tensor with no elements: a drawn layout narrowed to length 0 along one dimension, or a
+    fresh allocation with a size-0 dimension, its dimensions permuted."""
+    if draw.integer(0, 1):
+        t, _ = drawn_tensor(draw, draw.sized(2, 3))
+        dim = draw.integer(0, t.dim() - 1)
+        return t.narrow(dim, draw.integer(0, t.shape[dim]), 0)
+    sizes = list(draw.shape(draw.sized(2, 3), 2, 5))
+    sizes[draw.integer(0, len(sizes) - 1)] = 0
+    order = list(range(len(sizes)))
+    draw.rng.shuffle(order)
+    return torch.empty(sizes).permute(order)
 
 
 def _infer(shape: tuple[int, ...], draw: Draw) -> tuple[int, ...]:
@@ -217,13 +246,33 @@ def _target(draw: Draw, t: torch.Tensor, how: str) -> tuple[int, ...]:
     if how == "infer":
         return _infer(draw.choice([_split(sizes, draw), _merge(sizes, draw)]), draw)
     if how == "two-infers":
-        shape = _split(sizes, draw)
-        return (-1, -1, *shape[2:]) if len(shape) >= 2 else (-1, -1)
+        return _infers(draw.choice([_split(sizes, draw), _merge(sizes, draw), (t.numel(),)]), draw)
     if how == "numel":
-        return sizes[:-1] + (sizes[-1] + 1,)
+        return sizes[:-1] + (sizes[-1] + 1,) if t.numel() else tuple(size or 1 for size in sizes)
     if how == "any":
         return draw.choice([_split(sizes, draw), _merge(sizes, draw), (t.numel(),), _infer(_merge(sizes, draw), draw)])
+    if how == "no-elements":
+        return _no_elements(sizes, draw)
+    if how == "no-elements-infer":
+        return _infer(_no_elements(sizes, draw), draw)
     raise ValueError(how)
+
+
+def _infers(shape: tuple[int, ...], draw: Draw) -> tuple[int, ...]:
+    """A shape that a view could take, with two or three -1 put in among its sizes (each could
+    only stand for 1), and sometimes one of its sizes replaced by -1 too."""
+    sizes = list(_infer(shape, draw)) if draw.integer(0, 1) else list(shape)
+    for _ in range(draw.integer(2, 3) - sizes.count(-1)):
+        sizes.insert(draw.integer(0, len(sizes)), -1)
+    return tuple(sizes)
+
+
+def _no_elements(sizes: tuple[int, ...], draw: Draw) -> tuple[int, ...]:
+    """A shape of no elements for a tensor of no elements: the tensor's split, merged or
+    flattened, or another shape with a size-0 dimension."""
+    other = list(draw.shape(draw.integer(1, 3), 1, 6))
+    other.insert(draw.integer(0, len(other)), 0)
+    return draw.choice([_split(sizes, draw), _merge(sizes, draw), (0,), tuple(other)])
 
 
 def _can_view_inputs(make: Callable[[Draw], torch.Tensor], how: str) -> Callable[[Draw], tuple]:
@@ -247,13 +296,20 @@ CAN_VIEW_CASES: dict[str, tuple[str, Callable[[Draw], torch.Tensor], str, bool, 
     "infer": ("can_view(t, shape), shape with one -1", _contiguous, "infer", False, 1),
     "expanded-split": ("can_view(expanded, shape), shape splits a dimension", _expanded, "split", True, 1),
     "expanded-flat": ("can_view(expanded, (numel,))", _expanded, "flat", True, 1),
-    "size-one": ("can_view(t, shape), t with a dimension of size 1 between two others", _with_size_one, "flat",
-                 True, 2),
+    "size-one": ("can_view(t, shape), t with a dimension of size 1 between two in order", _with_size_one(False),
+                 "flat", True, 1),
+    "size-one-transposed": ("can_view(t, shape), t with a dimension of size 1 between two transposed",
+                            _with_size_one(True), "flat", True, 1),
     "stepped-split": ("can_view(t[::2], shape), shape splits a dimension", _stepped, "split", True, 1),
     "stepped-merge": ("can_view(t[::2], shape), shape merges two dimensions", _stepped, "merge", True, 1),
     "infer-transpose": ("can_view(t.mT, shape), shape with one -1", _transposed, "infer", True, 1),
-    "two-infers": ("can_view(t, shape), shape with two -1", _contiguous, "two-infers", True, 1),
+    "two-infers": ("can_view(t, shape), shape with more than one -1", _contiguous, "two-infers", True, 1),
     "drawn-layouts": ("can_view(t, shape) on a drawn permuted, sliced layout", _drawn, "any", True, 2),
+    "offset": ("can_view(t, shape), t starting further into its storage", _further_in, "any", True, 1),
+    "no-elements": ("can_view(t, shape), t with a size-0 dimension, shape of no elements", _empty, "no-elements",
+                    True, 1),
+    "no-elements-infer": ("can_view(t, shape), t with a size-0 dimension, shape with one -1", _empty,
+                          "no-elements-infer", True, 1),
 }
 
 # Every check also runs on a target that splits one dimension (always a legal view) and on one

@@ -51,6 +51,8 @@ def can_view(t, shape):
         shape[shape.index(-1)] = t.numel() // rest
     if math.prod(shape) != t.numel():
         return False
+    if t.numel() == 0:
+        return True
     # Runs of old dims that are adjacent in memory, innermost first; size-1 dims never break one.
     runs, current = [], 1
     dims = [(n, s) for n, s in zip(t.shape, t.stride()) if n != 1]
@@ -242,6 +244,12 @@ WRONG = {
             "        if i == 0 or dims[i - 1][1] != dims[i][0] * dims[i][1]:",
             "        if i == 0 or (dims[i - 1][0] != 1 and dims[i][0] != 1\n"
             "                      and dims[i - 1][1] != dims[i][0] * dims[i][1]):"), "size-one-glues"),
+        ("no-elements-walked-like-any-other", CAN_VIEW_REFERENCE_FREE.replace(
+            "    if t.numel() == 0:\n        return True\n", ""), "no-elements-refused"),
+        ("every-minus-one-filled", CAN_VIEW_REFERENCE_FREE.replace(
+            "    if shape.count(-1) > 1:\n        return False\n", "").replace(
+            "        shape[shape.index(-1)] = t.numel() // rest\n",
+            "        shape = [t.numel() // rest if s == -1 else s for s in shape]\n"), "every-minus-one-filled"),
     ],
     "views-selftest": [
         ("transpose-unswapped", _with(SELFTEST, q1=(5, 1)), "unswapped"),
