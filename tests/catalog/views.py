@@ -113,6 +113,13 @@ def can_view(t, shape):
     return view_d == -1
 '''
 
+SHARES_EMPTY_GUARD = "    if sa.nbytes() == 0 or sb.nbytes() == 0:\n        return False\n"
+SHARES_BYTES = ("def shares_storage(a, b):\n"
+                "    sa, sb = a.untyped_storage(), b.untyped_storage()\n"
+                + SHARES_EMPTY_GUARD +
+                "    return sa.data_ptr() < sb.data_ptr() + sb.nbytes()"
+                " and sb.data_ptr() < sa.data_ptr() + sa.nbytes()")
+
 RIGHT = {
     "views-strides": [
         ("literal", 'STRIDES = {"contiguous": (8, 1), "transpose": (1, 8), "every_other_column": (8, 2), '
@@ -143,12 +150,7 @@ RIGHT = {
                     "    ['y.movedim(0, 2).view(60)', 'x.as_strided((4, 5), (5, 1), 1)'], 'error'))"),
     ],
     "views-shares-storage": [
-        ("byte-ranges", "def shares_storage(a, b):\n"
-                        "    sa, sb = a.untyped_storage(), b.untyped_storage()\n"
-                        "    if sa.nbytes() == 0 or sb.nbytes() == 0:\n"
-                        "        return False\n"
-                        "    return sa.data_ptr() < sb.data_ptr() + sb.nbytes()"
-                        " and sb.data_ptr() < sa.data_ptr() + sa.nbytes()"),
+        ("byte-ranges", SHARES_BYTES),
         ("last-byte", "def shares_storage(a, b):\n"
                       "    sa, sb = a.untyped_storage(), b.untyped_storage()\n"
                       "    start = max(sa.data_ptr(), sb.data_ptr())\n"
@@ -225,6 +227,29 @@ WRONG = {
         ("tensor-result", "def shares_storage(a, b):\n"
                           "    return torch.tensor(a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr())",
          None),
+        # The page's helper compares storage starts: right where two storages coincide or lie apart.
+        ("the-page-helper", "def same(a, b):\n"
+                            "    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()\n\n\n"
+                            "def shares_storage(a, b):\n    return same(a, b)", "storage-start"),
+        ("element-extents", "def shares_storage(a, b):\n"
+                            "    a_lo, b_lo = a.data_ptr(), b.data_ptr()\n"
+                            "    a_hi = a_lo + a.numel() * a.element_size()\n"
+                            "    b_hi = b_lo + b.numel() * b.element_size()\n"
+                            "    return a.numel() > 0 and b.numel() > 0 and a_lo < b_hi and b_lo < a_hi",
+         "element-extents"),
+        ("no-empty-guard", SHARES_BYTES.replace(SHARES_EMPTY_GUARD, ""), "empty-storage-overlaps"),
+        ("one-sided", SHARES_BYTES.replace(
+            "    return sa.data_ptr() < sb.data_ptr() + sb.nbytes() and sb.data_ptr() < sa.data_ptr() + sa.nbytes()",
+            "    return sa.data_ptr() <= sb.data_ptr() < sa.data_ptr() + sa.nbytes()"), "one-sided"),
+        ("touching-ends", SHARES_BYTES.replace(" < ", " <= "), "touching-ends"),
+        ("start-from-first-element", "def shares_storage(a, b):\n"
+                                     "    spans = []\n"
+                                     "    for t in (a, b):\n"
+                                     "        start = t.data_ptr() - t.storage_offset() * t.element_size()\n"
+                                     "        spans.append((start, start + t.untyped_storage().nbytes()))\n"
+                                     "    (a_lo, a_hi), (b_lo, b_hi) = spans\n"
+                                     "    return a_lo < a_hi and b_lo < b_hi and a_lo < b_hi and b_lo < a_hi",
+         "empty-tensor-address"),
     ],
     "views-can-view": [
         ("contiguity", "import math\n\n\ndef can_view(t, shape):\n"
@@ -281,9 +306,6 @@ EXPLOITS = {
          "'q4': YesInt(0), 'q5': YesInt(0), 'q6': YesTuple((1,)), 'q7': YesInt(0)}"),
     ],
     "views-shares-storage": [
-        ("the-page-helper", "def same(a, b):\n"
-                            "    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()\n\n\n"
-                            "def shares_storage(a, b):\n    return same(a, b)"),
         ("write-through", "def shares_storage(a, b):\n"
                           "    if a.numel() == 0 or b.numel() == 0:\n        return False\n"
                           "    with torch.no_grad():\n"

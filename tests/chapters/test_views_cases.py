@@ -185,3 +185,45 @@ def test_a_tensor_with_no_elements_is_viewed_by_torch_as_any_shape_of_no_element
     assert [view_succeeds(layout_of(empty), shape) for shape in [(0,), (5, 0, 7), (-1,), (-1, 7), (0, -1), (1,)]] == [
         True, True, True, True, False, False]
 
+
+SHARING_MISTAKES = {
+    # model of a mistake: the checks it fails (it passes every other)
+    "storage-start": {"numpy-slices", "numpy-slices-swapped", "adjacent-storages", "empty-storage"},
+    "one-sided": {"numpy-slices-swapped"},
+    "touching-ends": {"adjacent-storages"},
+    "empty-storage-overlaps": {"empty-storage"},
+    "empty-tensor-address": {"empty-view"},
+}
+
+
+def test_a_mistake_about_sharing_loses_the_points_of_its_own_families_only():
+    """Each check holds one family of pairs: a mistake that is wrong on one family fails that check
+    and passes every other (no check runs pairs of another family)."""
+    from answer_key.keys import key_of
+    from autograder.kernel import verdict
+
+    models = {m.name: m.answer for m in key_of(shares).models}
+    for name, failing in SHARING_MISTAKES.items():
+        for seed in (1, 2, 3):
+            failed = {v.case.name for hidden in (False, True)
+                      for v in verdict("views-shares-storage", models[name], hidden, seed).failures}
+            assert failed == failing, (name, seed)
+    for seed in (1, 2, 3):
+        failed = {v.case.name for hidden in (False, True)
+                  for v in verdict("views-shares-storage", models["element-extents"], hidden, seed).failures}
+        assert {"siblings", "disjoint-blocks", "empty-view"} <= failed <= {"siblings", "disjoint-blocks", "empty-view",
+                                                                          "strided-views"}
+
+
+def test_the_storage_families_draw_the_edges_they_name():
+    case = _case(shares, "empty-storage")
+    adjacent = _case(shares, "adjacent-storages")
+    for seed in range(20):
+        whole, empty, _ = case.build(seed)
+        inside = empty.untyped_storage().data_ptr() - whole.untyped_storage().data_ptr()
+        assert empty.untyped_storage().nbytes() == 0 and 0 < inside < whole.untyped_storage().nbytes()
+        first, second, _ = adjacent.build(seed)
+        end = first.untyped_storage().data_ptr() + first.untyped_storage().nbytes()
+        assert end == second.untyped_storage().data_ptr()
+        view, t, _ = _case(shares, "empty-view").build(seed)
+        assert view.numel() == 0 and view.untyped_storage().data_ptr() == t.untyped_storage().data_ptr()
