@@ -150,6 +150,43 @@ key("views-classify-more", lambda: {e: classify_expression(e) for e in MORE}, va
 
 
 # --------------------------------------------------------------------------- views-shares-storage
+def _byte_spans(a: torch.Tensor, b: torch.Tensor) -> tuple[int, int, int, int]:
+    sa, sb = a.untyped_storage(), b.untyped_storage()
+    return sa.data_ptr(), sa.data_ptr() + sa.nbytes(), sb.data_ptr(), sb.data_ptr() + sb.nbytes()
+
+
+def _no_empty_guard(a: torch.Tensor, b: torch.Tensor) -> bool:
+    a_start, a_end, b_start, b_end = _byte_spans(a, b)
+    return a_start < b_end and b_start < a_end
+
+
+def _one_sided(a: torch.Tensor, b: torch.Tensor) -> bool:
+    a_start, a_end, b_start, _b_end = _byte_spans(a, b)
+    return a_start < a_end and _b_end > b_start and a_start <= b_start < a_end
+
+
+def _touching_ends(a: torch.Tensor, b: torch.Tensor) -> bool:
+    a_start, a_end, b_start, b_end = _byte_spans(a, b)
+    return a_start < a_end and b_start < b_end and a_start <= b_end and b_start <= a_end
+
+
+def _start_from_first_element(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Each storage's start worked out from the first element's address and the offset."""
+    spans = []
+    for t in (a, b):
+        start = t.data_ptr() - t.storage_offset() * t.element_size()
+        spans.append((start, start + t.untyped_storage().nbytes()))
+    (a_start, a_end), (b_start, b_end) = spans
+    return a_start < a_end and b_start < b_end and a_start < b_end and b_start < a_end
+
+
+def _element_extents(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """The bytes from each tensor's first element, as many as its elements fill, compared."""
+    a_start, b_start = a.data_ptr(), b.data_ptr()
+    a_end, b_end = a_start + a.numel() * a.element_size(), b_start + b.numel() * b.element_size()
+    return a.numel() > 0 and b.numel() > 0 and a_start < b_end and b_start < a_end
+
+
 key("views-shares-storage", share_memory, models=[
     Model("first-element", lambda a, b: a.data_ptr() == b.data_ptr(),
           "two tensors shared memory exactly when their first elements sat at the same address."),
@@ -160,6 +197,14 @@ key("views-shares-storage", share_memory, models=[
           "only a view and the tensor it was taken from (or two views of one tensor) shared memory."),
     Model("equal-values", lambda a, b: a.shape == b.shape and bool(torch.equal(a.detach(), b.detach())),
           "equal values meant shared memory."),
+    Model("element-extents", _element_extents,
+          "two tensors shared memory only when the stretches of memory their own elements fill overlapped."),
+    Model("one-sided", _one_sided, "two storages overlapped only when the second began inside the first."),
+    Model("touching-ends", _touching_ends, "two storages that meet, one ending where the other begins, shared a byte."),
+    Model("empty-storage-overlaps", _no_empty_guard,
+          "a storage of no bytes overlapped a storage whose bytes its address lay among."),
+    Model("empty-tensor-address", _start_from_first_element,
+          "a tensor with no elements still gave the address of its place in its storage."),
 ])
 
 
@@ -204,6 +249,8 @@ def _grouped_view(t: Layout, shape: tuple[int, ...], joins) -> bool:
     sizes = _resolved(t, shape)
     if sizes is None:
         return False
+    if t.numel() == 0:
+        return True
     groups, run = [], [len(t.shape) - 1] if t.shape else []
     for dim in range(len(t.shape) - 2, -1, -1):
         if joins(dim):
@@ -234,10 +281,25 @@ def _size_one_glues(t: Layout, shape: tuple[int, ...]) -> bool:
                          or t.stride(d) == t.stride(d + 1) * t.shape[d + 1])
 
 
+def _no_elements_refused(t: Layout, shape: tuple[int, ...]) -> bool:
+    return t.numel() != 0 and view_succeeds(t, shape)
+
+
+def _every_minus_one_filled(t: Layout, shape: tuple[int, ...]) -> bool:
+    """Each -1 filled in with the element count over the product of the other sizes."""
+    known = math.prod(s for s in shape if s != -1)
+    if -1 in shape and (known == 0 or t.numel() % known):
+        return False
+    return view_succeeds(t, tuple(t.numel() // known if s == -1 else s for s in shape))
+
+
 key("views-can-view", view_succeeds, models=[
     Model("contiguous-only", _contiguous_only, "only a contiguous tensor could be viewed."),
     Model("count-only", _count_only, "any shape with the same number of elements could be viewed."),
     Model("minus-one-literal", _literal_minus_one, "-1 in the new shape were an ordinary size, never inferred."),
+    Model("every-minus-one-filled", _every_minus_one_filled,
+          "each -1 in the new shape could be filled in, however many there were."),
+    Model("no-elements-refused", _no_elements_refused, "a tensor with no elements could never be viewed."),
     Model("size-one-blocks", _size_one_blocks,
           "a dimension of size 1 had to line up in memory with its neighbours like any other."),
     Model("size-one-glues", _size_one_glues,

@@ -55,6 +55,14 @@ def _column_major(shape: Shape) -> Shape:
     return tuple(strides)
 
 
+def _zero_size_product(shape: Shape) -> Shape:
+    strides, run = [], 1
+    for size in reversed(shape):
+        strides.append(run)
+        run *= size
+    return tuple(reversed(strides))
+
+
 def _shape_only_swapped(shape, stride, d0, d1):
     sizes = list(shape)
     sizes[d0], sizes[d1] = sizes[d1], sizes[d0]
@@ -124,6 +132,8 @@ key("views-reproduce", REFERENCE, models=[
     Model("column-major", _with(contiguous_stride=_column_major),
           "the first dimension were the one that moves fastest through memory."),
     Model("shape-as-stride", _with(contiguous_stride=lambda shape: tuple(shape)), "a stride were a size."),
+    Model("zero-size-product", _with(contiguous_stride=_zero_size_product),
+          "a dimension of size 0 gave every dimension before it a stride of 0."),
     Model("transpose-moves-sizes-only", _with(transposed=_shape_only_swapped),
           "swapping two dimensions exchanged their sizes and left their strides in place."),
     Model("transpose-relays", _with(transposed=_recomputed),

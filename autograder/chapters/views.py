@@ -83,56 +83,178 @@ def inputs_left_alone(answer: Callable[..., Any], a: torch.Tensor, b: torch.Tens
     return {"result": found, "inputs left alone": untouched}
 
 
-Pair = Callable[[torch.Tensor], tuple[torch.Tensor, torch.Tensor]]
+Relation = Callable[[torch.Tensor, Draw], tuple[torch.Tensor, torch.Tensor, str]]
 
 
-def _pair(relation: Pair, how: str, dims: tuple[int, int] = (1, 3)) -> Callable[[Draw], tuple]:
+def _pair(relation: Relation, dims: tuple[int, int]) -> Callable[[Draw], tuple]:
     """Inputs ``(a, b, how)``: a drawn tensor ``t``, the pair ``relation`` makes from it, and how."""
 
     def recipe(draw: Draw) -> tuple:
         shape = draw.shape(draw.sized(*dims), 2, 6)
         t = torch.arange(float(np.prod(shape))).view(shape) + draw.integer(0, 9)
-        return (*relation(t), f"{how}, t of shape {tuple(shape)}")
+        a, b, how = relation(t, draw)
+        return a, b, f"{how}, t of shape {tuple(shape)}"
 
     return recipe
 
 
-SHARES_CASES: dict[str, tuple[str, Pair, bool, int]] = {
-    # name: (how the pair is made from a drawn t, the relation, hidden, points)
-    "offset-view": ("a = t, b = t[1:]", lambda t: (t, t[1:]), False, 1),
-    "siblings": ("a = t[0], b = t[-1]", lambda t: (t[0], t[-1]), False, 1),
-    "detach": ("a = t (requires grad), b = t.detach()", lambda t: (t.requires_grad_(), t.detach()), False, 1),
-    "clone": ("a = t, b = t.clone()", lambda t: (t, t.clone()), False, 1),
-    "equal-values": ("a = t, b = torch.ones_like(t) * t", lambda t: (t, torch.ones_like(t) * t), False, 1),
-    "numpy-round-trip": ("a = t, b = torch.from_numpy(t.numpy())", lambda t: (t, torch.from_numpy(t.numpy())),
-                         False, 1),
-    "transpose": ("a = t, b = t.mT", lambda t: (t, t.mT), False, 1),
-    "advanced-index": ("a = t, b = t[[0, 0]]", lambda t: (t, t[[0, 0]]), True, 1),
-    "numpy-copy": ("a = torch.from_numpy(n), b = torch.tensor(n)",
-                   lambda t: (torch.from_numpy(t.numpy()), torch.tensor(t.numpy())), True, 1),
-    "contiguous-copy": ("a = t.mT, b = t.mT.contiguous()", lambda t: (t.mT, t.mT.contiguous()), True, 1),
-    "numpy-slices": ("a = torch.from_numpy(n[:-1]), b = torch.from_numpy(n[1:])",
-                     lambda t: (torch.from_numpy(t.numpy()[:-1]), torch.from_numpy(t.numpy()[1:])), True, 2),
-    "empty-pair": ("a = t.new_empty(0), b = t.new_empty(0), two separate allocations",
-                   lambda t: (t.new_empty((0,)), t.new_empty((0,))), True, 2),
-    "strided-views": ("a = t[..., 1::2], b = t[..., -1:, :1]", lambda t: (t[..., 1::2], t[..., -1:, :1]), True, 1),
-}
-NEEDS_TWO_DIMENSIONS = ("transpose", "contiguous-copy", "strided-views", "siblings")
+def _made(how: str, make: Callable[[torch.Tensor], tuple[torch.Tensor, torch.Tensor]]) -> Relation:
+    """A pair made from ``t`` alone."""
+    return lambda t, _draw: (*make(t), how)
 
-# Every check also runs, over the same drawn t, on a pair that shares memory, one that does not, and
-# a pair of storages that start at different addresses over the same bytes.
-SHARING_ANCHORS = (
-    _pair(lambda t: (t, t[..., 1:]), "a = t, b = t[..., 1:]"),
-    _pair(lambda t: (t, t.clone()), "a = t, b = t.clone()"),
-    _pair(lambda t: (torch.from_numpy(t.numpy()), torch.from_numpy(t.numpy().reshape(-1)[1:])),
-          "a = torch.from_numpy(n), b = torch.from_numpy(n.reshape(-1)[1:])"),
-)
+
+# Pairs of storages over parts of one NumPy array: m = t.numpy().reshape(-1), cut at drawn points.
+FLAT = "m = t.numpy().reshape(-1)"
+
+
+def _from(m: np.ndarray, part: slice) -> tuple[torch.Tensor, str]:
+    """``torch.from_numpy(m[part])``, and how a message writes it."""
+    text = f"{'' if part.start is None else part.start}:{'' if part.stop is None else part.stop}"
+    return torch.from_numpy(m[part]), f"torch.from_numpy(m[{text}])"
+
+
+def _storages(parts: Callable[[int, Draw], tuple[slice, slice]]) -> Relation:
+    """a and b, each ``torch.from_numpy`` of a part of m: a storage of its own over those bytes."""
+
+    def relation(t: torch.Tensor, draw: Draw) -> tuple[torch.Tensor, torch.Tensor, str]:
+        m = t.numpy().reshape(-1)
+        (a, a_text), (b, b_text) = (_from(m, part) for part in parts(m.size, draw))
+        return a, b, f"a = {a_text}, b = {b_text}, {FLAT}"
+
+    return relation
+
+
+def _cuts(size: int, draw: Draw) -> tuple[int, int]:
+    """Two cut points ``0 < i < j < size``."""
+    i = draw.integer(1, size - 2)
+    return i, draw.integer(i + 1, size - 1)
+
+
+def _b_starts_inside_a(size: int, draw: Draw) -> tuple[slice, slice]:
+    i, j = _cuts(size, draw)
+    return slice(None, j), slice(i, None)
+
+
+def _a_starts_inside_b(size: int, draw: Draw) -> tuple[slice, slice]:
+    i, j = _cuts(size, draw)
+    return slice(i, draw.integer(i + 1, size)), slice(None, j)
+
+
+def _apart(size: int, draw: Draw) -> tuple[slice, slice]:
+    """Two parts with a gap between them, a's first: cut at the points the overlapping parts of
+    the same draw are cut at."""
+    i, j = _cuts(size, draw)
+    return slice(None, i), slice(j, None)
+
+
+def _apart_swapped(size: int, draw: Draw) -> tuple[slice, slice]:
+    """Two parts with a gap between them, b's first."""
+    first, second = _apart(size, draw)
+    return second, first
+
+
+def _meeting(overlap: int) -> Callable[[int, Draw], tuple[slice, slice]]:
+    """Two parts, the first ending ``overlap`` elements after the second starts."""
+
+    def parts(size: int, draw: Draw) -> tuple[slice, slice]:
+        k = draw.integer(1, size - 1)
+        return slice(None, k + overlap), slice(k, None)
+
+    return parts
+
+
+def _blocks(cloned: bool) -> Relation:
+    """Two blocks of rows of t, or of its elements in order, with or without a gap between them,
+    in a drawn order; with ``cloned``, the second a copy."""
+
+    def relation(t: torch.Tensor, draw: Draw) -> tuple[torch.Tensor, torch.Tensor, str]:
+        source, name = (t, "t") if draw.integer(0, 1) else (t.view(-1), "t.view(-1)")
+        k = draw.integer(1, source.shape[0] - 1)
+        gap = draw.integer(0, min(1, source.shape[0] - 1 - k))
+        first, second = (source[:k], f"{name}[:{k}]"), (source[k + gap:], f"{name}[{k + gap}:]")
+        (a, a_text), (b, b_text) = (first, second) if draw.integer(0, 1) else (second, first)
+        if cloned:
+            b, b_text = b.clone(), f"{b_text}.clone()"
+        return a, b, f"a = {a_text}, b = {b_text}"
+
+    return relation
+
+
+def _empty_view(cloned: bool) -> Relation:
+    """An empty slice of t, which keeps t's storage (or its clone, with a storage of no bytes), and t."""
+
+    def relation(t: torch.Tensor, draw: Draw) -> tuple[torch.Tensor, torch.Tensor, str]:
+        k = draw.integer(0, t.shape[0])
+        empty = t[k:k].clone() if cloned else t[k:k]
+        return empty, t, f"a = t[{k}:{k}]{'.clone()' if cloned else ''}, b = t"
+
+    return relation
+
+
+def _in_a_row(length: int) -> Relation:
+    """``torch.from_numpy(n)`` and ``torch.from_numpy(n[i, :length])``, n = t.numpy(), 0 < i: with
+    length 0, a storage of no bytes that starts at row i, inside n's bytes."""
+
+    def relation(t: torch.Tensor, draw: Draw) -> tuple[torch.Tensor, torch.Tensor, str]:
+        n = t.numpy()
+        i = draw.integer(1, n.shape[0] - 1)
+        return (torch.from_numpy(n), torch.from_numpy(n[i, :length]),
+                f"a = torch.from_numpy(n), b = torch.from_numpy(n[{i}, :{length}]), n = t.numpy()")
+
+    return relation
+
+
+ONE, TWO = (1, 3), (2, 3)  # how many dimensions t has
+SHARES_CASES: dict[str, tuple[Relation, tuple[Relation, ...], tuple[int, int], bool, int]] = {
+    # name: (the family's pair, more pairs of the same family that its check also runs on, among
+    # them one on which the right result is the other one, t's dimensions, hidden, points). No
+    # check runs a pair of another family: an answer wrong on one family loses its points only.
+    "offset-view": (_made("a = t, b = t[1:]", lambda t: (t, t[1:])),
+                    (_made("a = t, b = t[1:].clone()", lambda t: (t, t[1:].clone())),), ONE, False, 1),
+    "siblings": (_made("a = t[0], b = t[-1]", lambda t: (t[0], t[-1])),
+                 (_made("a = t[0], b = t[-1].clone()", lambda t: (t[0], t[-1].clone())),), TWO, False, 1),
+    "detach": (_made("a = t (requires grad), b = t.detach()", lambda t: (t.requires_grad_(), t.detach())),
+               (_made("a = t (requires grad), b = t.detach().clone()",
+                      lambda t: (t.requires_grad_(), t.detach().clone())),), ONE, False, 1),
+    "clone": (_made("a = t, b = t.clone()", lambda t: (t, t.clone())),
+              (_made("a = t, b = t[:]", lambda t: (t, t[:])),), ONE, False, 1),
+    "equal-values": (_made("a = t, b = torch.ones_like(t) * t", lambda t: (t, torch.ones_like(t) * t)),
+                     (_made("a = t, b = t.view_as(t)", lambda t: (t, t.view_as(t))),), ONE, False, 1),
+    "numpy-round-trip": (_made("a = t, b = torch.from_numpy(t.numpy())", lambda t: (t, torch.from_numpy(t.numpy()))),
+                         (_made("a = t, b = torch.tensor(t.numpy())", lambda t: (t, torch.tensor(t.numpy()))),),
+                         ONE, False, 1),
+    "transpose": (_made("a = t, b = t.mT", lambda t: (t, t.mT)),
+                  (_made("a = t, b = t.mT.clone()", lambda t: (t, t.mT.clone())),), TWO, False, 1),
+    "advanced-index": (_made("a = t, b = t[[0, 0]]", lambda t: (t, t[[0, 0]])),
+                       (_made("a = t, b = t[0]", lambda t: (t, t[0])),), ONE, True, 1),
+    "numpy-copy": (_made("a = torch.from_numpy(n), b = torch.tensor(n), n = t.numpy()",
+                         lambda t: (torch.from_numpy(t.numpy()), torch.tensor(t.numpy()))),
+                   (_made("a = torch.from_numpy(n), b = torch.as_tensor(n), n = t.numpy()",
+                          lambda t: (torch.from_numpy(t.numpy()), torch.as_tensor(t.numpy()))),), ONE, True, 1),
+    "contiguous-copy": (_made("a = t.mT, b = t.mT.contiguous()", lambda t: (t.mT, t.mT.contiguous())),
+                        (_made("a = t, b = t.contiguous()", lambda t: (t, t.contiguous())),), TWO, True, 1),
+    "strided-views": (_made("a = t[..., 1::2], b = t[..., -1:, :1]", lambda t: (t[..., 1::2], t[..., -1:, :1])),
+                      (_made("a = t[..., 1::2], b = t[..., -1:, :1].clone()",
+                             lambda t: (t[..., 1::2], t[..., -1:, :1].clone())),), TWO, True, 1),
+    # Views of one storage whose elements lie in separate stretches of it.
+    "disjoint-blocks": (_blocks(cloned=False), (_blocks(cloned=True),), ONE, True, 2),
+    # Storages over parts of one array that overlap: b's starts inside a's, then a's inside b's.
+    "numpy-slices": (_storages(_b_starts_inside_a), (_storages(_apart),), TWO, False, 1),
+    "numpy-slices-swapped": (_storages(_a_starts_inside_b), (_storages(_apart_swapped),), TWO, True, 1),
+    # Storages that meet: one ends where the other starts.
+    "adjacent-storages": (_storages(_meeting(0)), (_storages(_meeting(1)),), TWO, True, 1),
+    # An empty view keeps its source's storage; a storage of no bytes shares none, wherever it is.
+    "empty-view": (_empty_view(cloned=False), (_empty_view(cloned=True),), ONE, True, 1),
+    "empty-storage": (_in_a_row(0), (_in_a_row(1), _made("a = t.new_empty(0), b = t.new_empty(0)",
+                                                         lambda t: (t.new_empty((0,)), t.new_empty((0,))))),
+                      TWO, True, 2),
+}
+
 shares = exercise("views-shares-storage", "shares_storage", call=inputs_left_alone, returns="observation",
-                  anchors=SHARING_ANCHORS, show=lambda inputs: inputs[2])
-for _name, (_how, _relation, _hidden, _points) in SHARES_CASES.items():
-    _dims = (2, 3) if _name in NEEDS_TWO_DIMENSIONS else (1, 3)
-    shares.case(_name, "shares_storage(a, b)", _pair(_relation, _how, _dims), hidden=_hidden, points=_points,
-                search=_pair(_relation, _how, _dims), tries=4)
+                  show=lambda inputs: inputs[2])
+for _name, (_relation, _others, _dims, _hidden, _points) in SHARES_CASES.items():
+    shares.case(_name, "shares_storage(a, b)", _pair(_relation, _dims), hidden=_hidden, points=_points,
+                search=_pair(_relation, _dims), tries=4, anchors=tuple(_pair(other, _dims) for other in _others))
 
 
 # --------------------------------------------------------------------------- views-can-view
@@ -187,18 +309,47 @@ def _stepped(draw: Draw) -> torch.Tensor:
         (slice(None),) * dim + (slice(None, None, 2),)]
 
 
-def _with_size_one(draw: Draw) -> torch.Tensor:
+def _with_size_one(transposed: bool) -> Callable[[Draw], torch.Tensor]:
     """A 2-D tensor, contiguous or transposed, with a size-1 dimension between its two whose stride
-    is unrelated to theirs: whether its dimensions merge depends on the other two alone."""
-    inner = torch.empty(draw.shape(2, 2, 5))
-    inner = inner.mT if draw.integer(0, 1) else inner
-    (rows, columns), (row_step, column_step) = inner.shape, inner.stride()
-    return inner.as_strided((rows, 1, columns), (row_step, draw.integer(1, 7), column_step))
+    is unrelated to theirs (never the one that would line it up with the next): whether its
+    dimensions merge depends on the other two alone."""
+
+    def make(draw: Draw) -> torch.Tensor:
+        inner = torch.empty(draw.shape(2, 2, 5))
+        inner = inner.mT if transposed else inner
+        (rows, columns), (row_step, column_step) = inner.shape, inner.stride()
+        step = draw.choice([s for s in range(1, 8) if s != column_step * columns])
+        return inner.as_strided((rows, 1, columns), (row_step, step, column_step))
+
+    return make
 
 
 def _drawn(draw: Draw) -> torch.Tensor:
     t, _ = drawn_tensor(draw, draw.sized(2, 4))
     return t
+
+
+def _further_in(draw: Draw) -> torch.Tensor:
+    """A tensor that starts further into its storage: rows cut off the front of a larger one,
+    transposed or not."""
+    shape = draw.shape(draw.sized(2, 3), 2, 6)
+    cut = draw.integer(1, 3)
+    t = torch.empty(shape[0] + cut, *shape[1:])[cut:]
+    return t.mT if draw.integer(0, 1) else t
+
+
+def _empty(draw: Draw) -> torch.Tensor:
+    """A tensor with no elements: a drawn layout narrowed to length 0 along one dimension, or a
+    fresh allocation with a size-0 dimension, its dimensions permuted."""
+    if draw.integer(0, 1):
+        t, _ = drawn_tensor(draw, draw.sized(2, 3))
+        dim = draw.integer(0, t.dim() - 1)
+        return t.narrow(dim, draw.integer(0, t.shape[dim]), 0)
+    sizes = list(draw.shape(draw.sized(2, 3), 2, 5))
+    sizes[draw.integer(0, len(sizes) - 1)] = 0
+    order = list(range(len(sizes)))
+    draw.rng.shuffle(order)
+    return torch.empty(sizes).permute(order)
 
 
 def _infer(shape: tuple[int, ...], draw: Draw) -> tuple[int, ...]:
@@ -217,13 +368,33 @@ def _target(draw: Draw, t: torch.Tensor, how: str) -> tuple[int, ...]:
     if how == "infer":
         return _infer(draw.choice([_split(sizes, draw), _merge(sizes, draw)]), draw)
     if how == "two-infers":
-        shape = _split(sizes, draw)
-        return (-1, -1, *shape[2:]) if len(shape) >= 2 else (-1, -1)
+        return _infers(draw.choice([_split(sizes, draw), _merge(sizes, draw), (t.numel(),)]), draw)
     if how == "numel":
-        return sizes[:-1] + (sizes[-1] + 1,)
+        return sizes[:-1] + (sizes[-1] + 1,) if t.numel() else tuple(size or 1 for size in sizes)
     if how == "any":
         return draw.choice([_split(sizes, draw), _merge(sizes, draw), (t.numel(),), _infer(_merge(sizes, draw), draw)])
+    if how == "no-elements":
+        return _no_elements(sizes, draw)
+    if how == "no-elements-infer":
+        return _infer(_no_elements(sizes, draw), draw)
     raise ValueError(how)
+
+
+def _infers(shape: tuple[int, ...], draw: Draw) -> tuple[int, ...]:
+    """A shape that a view could take, with two or three -1 put in among its sizes (each could
+    only stand for 1), and sometimes one of its sizes replaced by -1 too."""
+    sizes = list(_infer(shape, draw)) if draw.integer(0, 1) else list(shape)
+    for _ in range(draw.integer(2, 3) - sizes.count(-1)):
+        sizes.insert(draw.integer(0, len(sizes)), -1)
+    return tuple(sizes)
+
+
+def _no_elements(sizes: tuple[int, ...], draw: Draw) -> tuple[int, ...]:
+    """A shape of no elements for a tensor of no elements: the tensor's split, merged or
+    flattened, or another shape with a size-0 dimension."""
+    other = list(draw.shape(draw.integer(1, 3), 1, 6))
+    other.insert(draw.integer(0, len(other)), 0)
+    return draw.choice([_split(sizes, draw), _merge(sizes, draw), (0,), tuple(other)])
 
 
 def _can_view_inputs(make: Callable[[Draw], torch.Tensor], how: str) -> Callable[[Draw], tuple]:
@@ -247,13 +418,20 @@ CAN_VIEW_CASES: dict[str, tuple[str, Callable[[Draw], torch.Tensor], str, bool, 
     "infer": ("can_view(t, shape), shape with one -1", _contiguous, "infer", False, 1),
     "expanded-split": ("can_view(expanded, shape), shape splits a dimension", _expanded, "split", True, 1),
     "expanded-flat": ("can_view(expanded, (numel,))", _expanded, "flat", True, 1),
-    "size-one": ("can_view(t, shape), t with a dimension of size 1 between two others", _with_size_one, "flat",
-                 True, 2),
+    "size-one": ("can_view(t, shape), t with a dimension of size 1 between two in order", _with_size_one(False),
+                 "flat", True, 1),
+    "size-one-transposed": ("can_view(t, shape), t with a dimension of size 1 between two transposed",
+                            _with_size_one(True), "flat", True, 1),
     "stepped-split": ("can_view(t[::2], shape), shape splits a dimension", _stepped, "split", True, 1),
     "stepped-merge": ("can_view(t[::2], shape), shape merges two dimensions", _stepped, "merge", True, 1),
     "infer-transpose": ("can_view(t.mT, shape), shape with one -1", _transposed, "infer", True, 1),
-    "two-infers": ("can_view(t, shape), shape with two -1", _contiguous, "two-infers", True, 1),
+    "two-infers": ("can_view(t, shape), shape with more than one -1", _contiguous, "two-infers", True, 1),
     "drawn-layouts": ("can_view(t, shape) on a drawn permuted, sliced layout", _drawn, "any", True, 2),
+    "offset": ("can_view(t, shape), t starting further into its storage", _further_in, "any", True, 1),
+    "no-elements": ("can_view(t, shape), t with a size-0 dimension, shape of no elements", _empty, "no-elements",
+                    True, 1),
+    "no-elements-infer": ("can_view(t, shape), t with a size-0 dimension, shape with one -1", _empty,
+                          "no-elements-infer", True, 1),
 }
 
 # Every check also runs on a target that splits one dimension (always a legal view) and on one

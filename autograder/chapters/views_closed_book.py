@@ -37,6 +37,20 @@ def contiguous_inputs(dims: int, ones: int = 0) -> Callable[[Draw], tuple]:
     return recipe
 
 
+def contiguous_with_zero_inputs(dims: int) -> Callable[[Draw], tuple]:
+    """A shape with one or two size-0 dimensions, never the first: the dimensions before a size-0
+    one have sizes of 2 or more, so their strides are compared."""
+
+    def recipe(draw: Draw) -> tuple:
+        count = draw.sized(2, dims) if draw.size is not None else dims
+        sizes = list(draw.shape(count, 2, 6))
+        for index in draw.rng.sample(range(1, count), draw.integer(1, min(2, count - 1))):
+            sizes[index] = 0
+        return (tuple(sizes),)
+
+    return recipe
+
+
 def transposed_inputs(dims: int, negative: bool) -> Callable[[Draw], tuple]:
     def recipe(draw: Draw) -> tuple:
         count = draw.sized(2, dims) if draw.size is not None else dims
@@ -142,6 +156,7 @@ CASES: dict[str, tuple[str, Callable[[Draw], tuple], int]] = {
     # name: (function, recipe (also the search's, at growing sizes), points)
     "contiguous-3d": ("contiguous_stride", contiguous_inputs(3), 1),
     "contiguous-5d": ("contiguous_stride", contiguous_inputs(5, ones=1), 1),
+    "contiguous-size-zero": ("contiguous_stride", contiguous_with_zero_inputs(5), 1),
     "transposed-3d": ("transposed", transposed_inputs(3, negative=False), 1),
     "transposed-negative": ("transposed", transposed_inputs(5, negative=True), 2),
     "sliced-3d": ("sliced", sliced_inputs(3, negative=False), 1),

@@ -51,6 +51,8 @@ def can_view(t, shape):
         shape[shape.index(-1)] = t.numel() // rest
     if math.prod(shape) != t.numel():
         return False
+    if t.numel() == 0:
+        return True
     # Runs of old dims that are adjacent in memory, innermost first; size-1 dims never break one.
     runs, current = [], 1
     dims = [(n, s) for n, s in zip(t.shape, t.stride()) if n != 1]
@@ -111,6 +113,13 @@ def can_view(t, shape):
     return view_d == -1
 '''
 
+SHARES_EMPTY_GUARD = "    if sa.nbytes() == 0 or sb.nbytes() == 0:\n        return False\n"
+SHARES_BYTES = ("def shares_storage(a, b):\n"
+                "    sa, sb = a.untyped_storage(), b.untyped_storage()\n"
+                + SHARES_EMPTY_GUARD +
+                "    return sa.data_ptr() < sb.data_ptr() + sb.nbytes()"
+                " and sb.data_ptr() < sa.data_ptr() + sa.nbytes()")
+
 RIGHT = {
     "views-strides": [
         ("literal", 'STRIDES = {"contiguous": (8, 1), "transpose": (1, 8), "every_other_column": (8, 2), '
@@ -141,12 +150,7 @@ RIGHT = {
                     "    ['y.movedim(0, 2).view(60)', 'x.as_strided((4, 5), (5, 1), 1)'], 'error'))"),
     ],
     "views-shares-storage": [
-        ("byte-ranges", "def shares_storage(a, b):\n"
-                        "    sa, sb = a.untyped_storage(), b.untyped_storage()\n"
-                        "    if sa.nbytes() == 0 or sb.nbytes() == 0:\n"
-                        "        return False\n"
-                        "    return sa.data_ptr() < sb.data_ptr() + sb.nbytes()"
-                        " and sb.data_ptr() < sa.data_ptr() + sa.nbytes()"),
+        ("byte-ranges", SHARES_BYTES),
         ("last-byte", "def shares_storage(a, b):\n"
                       "    sa, sb = a.untyped_storage(), b.untyped_storage()\n"
                       "    start = max(sa.data_ptr(), sb.data_ptr())\n"
@@ -223,6 +227,29 @@ WRONG = {
         ("tensor-result", "def shares_storage(a, b):\n"
                           "    return torch.tensor(a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr())",
          None),
+        # The page's helper compares storage starts: right where two storages coincide or lie apart.
+        ("the-page-helper", "def same(a, b):\n"
+                            "    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()\n\n\n"
+                            "def shares_storage(a, b):\n    return same(a, b)", "storage-start"),
+        ("element-extents", "def shares_storage(a, b):\n"
+                            "    a_lo, b_lo = a.data_ptr(), b.data_ptr()\n"
+                            "    a_hi = a_lo + a.numel() * a.element_size()\n"
+                            "    b_hi = b_lo + b.numel() * b.element_size()\n"
+                            "    return a.numel() > 0 and b.numel() > 0 and a_lo < b_hi and b_lo < a_hi",
+         "element-extents"),
+        ("no-empty-guard", SHARES_BYTES.replace(SHARES_EMPTY_GUARD, ""), "empty-storage-overlaps"),
+        ("one-sided", SHARES_BYTES.replace(
+            "    return sa.data_ptr() < sb.data_ptr() + sb.nbytes() and sb.data_ptr() < sa.data_ptr() + sa.nbytes()",
+            "    return sa.data_ptr() <= sb.data_ptr() < sa.data_ptr() + sa.nbytes()"), "one-sided"),
+        ("touching-ends", SHARES_BYTES.replace(" < ", " <= "), "touching-ends"),
+        ("start-from-first-element", "def shares_storage(a, b):\n"
+                                     "    spans = []\n"
+                                     "    for t in (a, b):\n"
+                                     "        start = t.data_ptr() - t.storage_offset() * t.element_size()\n"
+                                     "        spans.append((start, start + t.untyped_storage().nbytes()))\n"
+                                     "    (a_lo, a_hi), (b_lo, b_hi) = spans\n"
+                                     "    return a_lo < a_hi and b_lo < b_hi and a_lo < b_hi and b_lo < a_hi",
+         "empty-tensor-address"),
     ],
     "views-can-view": [
         ("contiguity", "import math\n\n\ndef can_view(t, shape):\n"
@@ -242,6 +269,12 @@ WRONG = {
             "        if i == 0 or dims[i - 1][1] != dims[i][0] * dims[i][1]:",
             "        if i == 0 or (dims[i - 1][0] != 1 and dims[i][0] != 1\n"
             "                      and dims[i - 1][1] != dims[i][0] * dims[i][1]):"), "size-one-glues"),
+        ("no-elements-walked-like-any-other", CAN_VIEW_REFERENCE_FREE.replace(
+            "    if t.numel() == 0:\n        return True\n", ""), "no-elements-refused"),
+        ("every-minus-one-filled", CAN_VIEW_REFERENCE_FREE.replace(
+            "    if shape.count(-1) > 1:\n        return False\n", "").replace(
+            "        shape[shape.index(-1)] = t.numel() // rest\n",
+            "        shape = [t.numel() // rest if s == -1 else s for s in shape]\n"), "every-minus-one-filled"),
     ],
     "views-selftest": [
         ("transpose-unswapped", _with(SELFTEST, q1=(5, 1)), "unswapped"),
@@ -273,9 +306,6 @@ EXPLOITS = {
          "'q4': YesInt(0), 'q5': YesInt(0), 'q6': YesTuple((1,)), 'q7': YesInt(0)}"),
     ],
     "views-shares-storage": [
-        ("the-page-helper", "def same(a, b):\n"
-                            "    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()\n\n\n"
-                            "def shares_storage(a, b):\n    return same(a, b)"),
         ("write-through", "def shares_storage(a, b):\n"
                           "    if a.numel() == 0 or b.numel() == 0:\n        return False\n"
                           "    with torch.no_grad():\n"

@@ -12,7 +12,7 @@ def contiguous_stride(shape):
     run = 1
     for size in reversed(shape):
         strides.append(run)
-        run *= size
+        run *= max(size, 1)
     return tuple(reversed(strides))
 '''
 
@@ -64,12 +64,13 @@ RIGHT = {
                               "    strides, run = [], 1\n"
                               "    for size in reversed(shape):\n"
                               "        strides.insert(0, run if size > 1 else 0)\n"
-                              "        run *= size\n"
+                              "        run *= max(size, 1)\n"
                               "    return tuple(strides)")),
         ("suffix-products", answer(
             contiguous_stride="import math\n\n\n"
                               "def contiguous_stride(shape):\n"
-                              "    return tuple(math.prod(shape[i + 1:]) for i in range(len(shape)))",
+                              "    return tuple(math.prod(max(s, 1) for s in shape[i + 1:])\n"
+                              "                 for i in range(len(shape)))",
             sliced="import math\n\n\n"
                    "def sliced(shape, stride, offset, dim, start, stop, step):\n"
                    "    dim %= len(shape)\n"
@@ -110,6 +111,8 @@ WRONG = {
                                                   "        run *= size\n"
                                                   "    return tuple(strides)"),
          "column-major"),
+        ("zero-size-product", answer(contiguous_stride=CONTIGUOUS.replace("run *= max(size, 1)", "run *= size")),
+         "zero-size-product"),
         ("transpose-swaps-shape-only", answer(transposed="def transposed(shape, stride, d0, d1):\n"
                                                          "    shape = list(shape)\n"
                                                          "    shape[d0], shape[d1] = shape[d1], shape[d0]\n"

@@ -1,6 +1,7 @@
 """Chapter 1's checks: the key agrees with torch and with the curriculum's contract, and the
 catalogue's answers get the verdicts they should."""
 
+import math
 from pathlib import Path
 
 import nbformat
@@ -155,3 +156,74 @@ def test_no_self_test_question_is_run_or_stated_outside_the_self_test():
     sources, outputs = _page({"views-selftest-task", "views-selftest"})
     for expression in QUESTION_EXPRESSIONS:
         assert expression not in sources + outputs, expression
+
+
+def _case(exercise, name: str):
+    return next(c for c in exercise.cases if c.name == name)
+
+
+def test_the_edge_families_of_can_view_draw_their_edge():
+    """Tensors with no elements, -1 on them, and shapes with more than one -1 (among them ones where
+    filling each -1 in would give a legal view): the inputs the task allows and each edge's check draws."""
+    legal_when_filled = 0
+    for seed in range(20):
+        for inputs in _case(can_view, "no-elements").draws(seed):
+            assert inputs[0].numel() == 0
+        own = [_case(can_view, "no-elements-infer").build(seed)] + \
+            [_case(can_view, "no-elements-infer").search(Draw(seed, size)) for size in (1, 2, 3)]
+        assert all(layout.numel() == 0 and list(shape).count(-1) == 1 for layout, shape in own)
+        layout, shape = _case(can_view, "two-infers").build(seed)
+        assert list(shape).count(-1) >= 2 and not view_succeeds(layout, shape)
+        known = math.prod(s for s in shape if s != -1)
+        filled = tuple(layout.numel() // known if s == -1 else s for s in shape)
+        legal_when_filled += view_succeeds(layout, filled)
+    assert legal_when_filled >= 10
+
+
+def test_a_tensor_with_no_elements_is_viewed_by_torch_as_any_shape_of_no_elements():
+    empty = torch.empty(3, 0).mT
+    assert [view_succeeds(layout_of(empty), shape) for shape in [(0,), (5, 0, 7), (-1,), (-1, 7), (0, -1), (1,)]] == [
+        True, True, True, True, False, False]
+
+
+SHARING_MISTAKES = {
+    # model of a mistake: the checks it fails (it passes every other)
+    "storage-start": {"numpy-slices", "numpy-slices-swapped", "adjacent-storages", "empty-storage"},
+    "one-sided": {"numpy-slices-swapped"},
+    "touching-ends": {"adjacent-storages"},
+    "empty-storage-overlaps": {"empty-storage"},
+    "empty-tensor-address": {"empty-view"},
+}
+
+
+def test_a_mistake_about_sharing_loses_the_points_of_its_own_families_only():
+    """Each check holds one family of pairs: a mistake that is wrong on one family fails that check
+    and passes every other (no check runs pairs of another family)."""
+    from answer_key.keys import key_of
+    from autograder.kernel import verdict
+
+    models = {m.name: m.answer for m in key_of(shares).models}
+    for name, failing in SHARING_MISTAKES.items():
+        for seed in (1, 2, 3):
+            failed = {v.case.name for hidden in (False, True)
+                      for v in verdict("views-shares-storage", models[name], hidden, seed).failures}
+            assert failed == failing, (name, seed)
+    for seed in (1, 2, 3):
+        failed = {v.case.name for hidden in (False, True)
+                  for v in verdict("views-shares-storage", models["element-extents"], hidden, seed).failures}
+        assert {"siblings", "disjoint-blocks", "empty-view"} <= failed <= {"siblings", "disjoint-blocks", "empty-view",
+                                                                          "strided-views"}
+
+
+def test_the_storage_families_draw_the_edges_they_name():
+    case = _case(shares, "empty-storage")
+    adjacent = _case(shares, "adjacent-storages")
+    for seed in range(20):
+        whole, empty, _ = case.build(seed)
+        inside = empty.untyped_storage().data_ptr() - whole.untyped_storage().data_ptr()
+        assert empty.untyped_storage().nbytes() == 0 and 0 < inside < whole.untyped_storage().nbytes()
+        first, second, _ = adjacent.build(seed)
+        end = first.untyped_storage().data_ptr() + first.untyped_storage().nbytes()
+        assert end == second.untyped_storage().data_ptr()
+        view, t, _ = _case(shares, "empty-view").build(seed)
+        assert view.numel() == 0 and view.untyped_storage().data_ptr() == t.untyped_storage().data_ptr()

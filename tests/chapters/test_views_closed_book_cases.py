@@ -68,3 +68,13 @@ def test_the_visible_checks_hold_no_expected_value():
         for case_key in key.values():
             assert case_key.says == {}
             assert all(p.expected.value is None and not p.models for p in case_key.points)
+
+
+def test_shapes_with_a_size_zero_dimension_are_drawn_where_a_stride_before_it_is_compared():
+    """torch counts a size-0 dimension as 1 when it lays out the dimensions before it: a check on
+    such shapes compares the stride of a dimension of size 2 or more that comes before a size-0 one."""
+    case = next(c for c in exercises("views-closed-book")["views-reproduce"].cases if c.name == "contiguous-size-zero")
+    for seed in SEEDS:
+        for (shape,) in case.draws(seed):
+            assert 0 in shape and shape[0] >= 2
+            assert contiguous_stride(shape)[0] == torch.empty(shape).stride()[0] != 0
