@@ -128,6 +128,15 @@ def _detached(x: torch.Tensor) -> torch.Tensor:
     return torch.round(x.clamp(-2, 2)).detach()
 
 
+def _unclipped(x: torch.Tensor) -> torch.Tensor:
+    return x + (torch.round(x) - x).detach()
+
+
+def _unbracketed(x: torch.Tensor) -> torch.Tensor:
+    c = x.clamp(-2, 2)
+    return torch.round(x).clamp(-2, 2).detach() + c - c.detach()
+
+
 key("detach-ste", round_ste, models=[
     Model("identity-everywhere", _identity_everywhere,
           "the gradient passed straight through where the value is clipped, too."),
@@ -138,6 +147,10 @@ key("detach-ste", round_ste, models=[
           "the gradient were 1 inside [-2, 2] and 0 outside, whatever arrived from above."),
     Model("edges-clipped", _hardtanh, "x exactly at -2 or 2 were clipped too, and got no gradient."),
     Model("detached-result", _detached, "the whole result could be detached and x still get a gradient."),
+    Model("no-clip", _unclipped,
+          "the straight-through rounding needed no clip: neither its value nor its gradient were bounded at ±2."),
+    Model("unbracketed-sum", _unbracketed,
+          "adding a tensor to the level and then subtracting it again gave back the level exactly, in floating point."),
 ])
 
 

@@ -81,6 +81,9 @@ return leaf.grad
         ("zero-with-slope-of-the-clamp", "def round_ste(x):\n    c = torch.clamp(x, -2, 2)\n"
                                          "    return torch.round(c).detach() + (c - c.detach())"),
         ("custom-function", STE_FUNCTION.format(backward="grad_output * ((x >= -2) & (x <= 2))")),
+        # x holds finite values only, so (x - x.detach()) * mask is exactly zero in value.
+        ("slope-times-mask", "def round_ste(x):\n    inside = ((x >= -2) & (x <= 2)).to(x.dtype)\n"
+                             "    return torch.round(x).clamp(-2, 2).detach() + (x - x.detach()) * inside"),
     ],
     "detach-selftest": [
         ("literal", _selftest()),
@@ -145,6 +148,11 @@ return x.grad
         ("hardtanh", "def round_ste(x):\n    c = torch.nn.functional.hardtanh(x, -2.0, 2.0)\n"
                      "    return c + (torch.round(c) - c).detach()", "edges-clipped"),
         ("detached", "def round_ste(x):\n    return torch.round(x.clamp(-2, 2)).detach()", "detached-result"),
+        ("straight-through-without-the-clip", "def round_ste(x):\n    return x + (torch.round(x) - x).detach()",
+         "no-clip"),
+        # (level + c) - c: right up to rounding, not exactly; wrong on the exactness check only.
+        ("left-to-right-sum", "def round_ste(x):\n    c = x.clamp(-2, 2)\n"
+                              "    return torch.round(x).clamp(-2, 2).detach() + c - c.detach()", "unbracketed-sum"),
     ],
     "detach-selftest": [
         ("detach-of-clone-shares", _selftest(q1=True), "detach-of-clone-shares"),
