@@ -19,7 +19,15 @@ from autograder.engine import facts
 from autograder.engine.cases import exercise, selftest
 from autograder.engine.codec import type_name
 from autograder.engine.draw import Draw
-from autograder.engine.witness import Kept, Witness, copied, first_sentence, holds_values, leaves_of, left_alone
+from autograder.engine.witness import (
+    Kept,
+    Witness,
+    copied,
+    first_sentence,
+    hold_values_between_them,
+    leaves_of,
+    left_alone,
+)
 
 
 # --------------------------------------------------------------------------- detach-independent
@@ -105,14 +113,16 @@ for _name, (_what, _recipe, _hidden) in COPY_CASES.items():
 # --------------------------------------------------------------------------- detach-provenance
 def report_gradient(answer: Callable[[torch.Tensor], Any], x: torch.Tensor) -> dict[str, Any]:
     """Call ``provenance_grad(x)`` inside a witness of its torch calls; report whether it asked
-    autograd to differentiate a graph that starts from a leaf holding ``x``'s values, whether it
-    left ``x`` as it was (its values, version, ``requires_grad`` and ``.grad``), and what it returned
-    (every tensor read through :mod:`autograder.engine.facts`)."""
+    autograd to differentiate graphs that start from leaves holding ``x``'s values (one leaf that
+    holds them all, or several that hold them between them: one run per element is a run from
+    ``x``'s values too), whether it left ``x`` as it was (its values, version, ``requires_grad``
+    and ``.grad``), and what it returned (every tensor read through :mod:`autograder.engine.facts`)."""
     kept = Kept(x)
     witness = Witness()
     with witness:
         returned = answer(x)
-    from_x = any(holds_values(leaf, kept.values) for root in witness.autograd_roots() for leaf in leaves_of(root))
+    leaves = {id(leaf): leaf for root in witness.autograd_roots() for leaf in leaves_of(root)}
+    from_x = hold_values_between_them(leaves.values(), kept.values)
     return {"autograd ran from x's values": from_x, "x left alone": left_alone(x, kept),
             "returned": copied(returned)}
 

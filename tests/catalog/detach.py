@@ -75,6 +75,17 @@ z = y.detach() * y
 z.backward(torch.ones_like(z))
 return leaf.grad
 """)),
+        # One autograd run per element of x: z is elementwise, so each element's gradient is its own.
+        ("one-run-per-element", _provenance("""
+flat = x.detach().reshape(-1)
+grads = []
+for value in flat:
+    leaf = value.clone().requires_grad_()
+    y = leaf * leaf
+    (y * y.detach()).backward()
+    grads.append(leaf.grad)
+return torch.stack(grads).reshape(x.shape)
+""")),
     ],
     "detach-ste": [
         ("clamp-then-straight-through", STE),

@@ -157,3 +157,20 @@ def test_the_exactness_check_draws_sums_that_round():
         x, _upstream = STE_CASES["exact"][1](Draw(seed))
         level = torch.round(x).clamp(-2, 2)
         assert x.dtype == torch.float64 and bool(((level + x) - x != level).all()), x
+
+
+def test_autograd_run_once_per_element_runs_from_xs_values():
+    """Leaves that hold x's values between them (one per element) are autograd run from x's values."""
+    def per_element(x):
+        grads = []
+        for value in x.detach().reshape(-1):
+            leaf = value.clone().requires_grad_()
+            y = leaf * leaf
+            (y * y.detach()).backward()
+            grads.append(leaf.grad)
+        return torch.stack(grads).reshape(x.shape)
+
+    x = torch.tensor([[1.0, -2.0], [0.5, 1.0]])
+    found = report_gradient(per_element, x)
+    assert found["autograd ran from x's values"] and torch.equal(found["returned"], 2 * x ** 3)
+    assert not report_gradient(lambda x: per_element(x.reshape(-1)[1:]), x)["autograd ran from x's values"]
