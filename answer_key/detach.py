@@ -28,6 +28,11 @@ key("detach-independent", independent_copy, models=[
           "an independent copy were itself a leaf that requires grad."),
     Model("clone-compacts", lambda t: t.detach().clone(),
           "clone() laid its copy out row after row, whatever t's layout."),
+    # t.clone() keeps t's graph (requires_grad, a grad_fn) and t's layout; a copy_ into
+    # empty_like(t) is observed exactly as it.
+    Model("clone-alone", lambda t: t.clone(),
+          "copying t's values (with clone() or copy_()) cut the copy from t's graph too, and laid it out "
+          "row after row."),
 ])
 
 

@@ -112,6 +112,8 @@ WRONG = {
         ("new-leaf", "def independent_copy(t):\n    return t.detach().clone().contiguous().requires_grad_()",
          "copy-is-a-leaf"),
         ("clone-keeps-layout", "def independent_copy(t):\n    return t.detach().clone()", "clone-compacts"),
+        ("plain-clone", "def independent_copy(t):\n    return t.clone()", "clone-alone"),
+        ("copy-into-empty-like", "def independent_copy(t):\n    return torch.empty_like(t).copy_(t)", "clone-alone"),
         ("float-list", "def independent_copy(t):\n    return torch.tensor(t.tolist())", None),
     ],
     "detach-provenance": [
