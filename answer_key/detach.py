@@ -28,6 +28,11 @@ key("detach-independent", independent_copy, models=[
           "an independent copy were itself a leaf that requires grad."),
     Model("clone-compacts", lambda t: t.detach().clone(),
           "clone() laid its copy out row after row, whatever t's layout."),
+    # t.clone() keeps t's graph (requires_grad, a grad_fn) and t's layout; a copy_ into
+    # empty_like(t) is observed exactly as it.
+    Model("clone-alone", lambda t: t.clone(),
+          "copying t's values (with clone() or copy_()) cut the copy from t's graph too, and laid it out "
+          "row after row."),
 ])
 
 
@@ -128,6 +133,15 @@ def _detached(x: torch.Tensor) -> torch.Tensor:
     return torch.round(x.clamp(-2, 2)).detach()
 
 
+def _unclipped(x: torch.Tensor) -> torch.Tensor:
+    return x + (torch.round(x) - x).detach()
+
+
+def _unbracketed(x: torch.Tensor) -> torch.Tensor:
+    c = x.clamp(-2, 2)
+    return torch.round(x).clamp(-2, 2).detach() + c - c.detach()
+
+
 key("detach-ste", round_ste, models=[
     Model("identity-everywhere", _identity_everywhere,
           "the gradient passed straight through where the value is clipped, too."),
@@ -138,6 +152,10 @@ key("detach-ste", round_ste, models=[
           "the gradient were 1 inside [-2, 2] and 0 outside, whatever arrived from above."),
     Model("edges-clipped", _hardtanh, "x exactly at -2 or 2 were clipped too, and got no gradient."),
     Model("detached-result", _detached, "the whole result could be detached and x still get a gradient."),
+    Model("no-clip", _unclipped,
+          "the straight-through rounding needed no clip: neither its value nor its gradient were bounded at ±2."),
+    Model("unbracketed-sum", _unbracketed,
+          "adding a tensor to the level and then subtracting it again gave back the level exactly, in floating point."),
 ])
 
 

@@ -12,7 +12,7 @@ from answer_key.keys import Model, key
 
 
 def cut_leaf(x0, f):
-    x = x0.clone().requires_grad_(True)
+    x = x0.detach().clone().requires_grad_(True)
     y = f(x)
     u = y.detach()
     z = (x * u).sum()
@@ -21,42 +21,48 @@ def cut_leaf(x0, f):
 
 
 def _clone_cut(x0, f):
-    x = x0.clone().requires_grad_(True)
+    x = x0.detach().clone().requires_grad_(True)
     u = f(x).clone()
     (x * u).sum().backward()
     return x
 
 
 def _data_cut(x0, f):
-    x = x0.clone().requires_grad_(True)
+    x = x0.detach().clone().requires_grad_(True)
     u = f(x).data
     (x * u).sum().backward()
     return x
 
 
 def _wrong_factor(x0, f):
-    x = x0.clone().requires_grad_(True)
+    x = x0.detach().clone().requires_grad_(True)
     (x.detach() * f(x)).sum().backward()
     return x
 
 
 def _returns_grad(x0, f):
-    x = x0.clone().requires_grad_(True)
+    x = x0.detach().clone().requires_grad_(True)
     (x * f(x).detach()).sum().backward()
     return x.grad
 
 
 def _own_op(x0, f):
-    x = x0.clone().requires_grad_(True)
+    x = x0.detach().clone().requires_grad_(True)
     (x * torch.sin(x).detach()).sum().backward()
     return x
 
 
 def _twice(x0, f):
-    x = x0.clone().requires_grad_(True)
+    x = x0.detach().clone().requires_grad_(True)
     z = (x * f(x).detach()).sum()
     z.backward(retain_graph=True)
     z.backward()
+    return x
+
+
+def _clone_not_leaf(x0, f):
+    x = x0.clone().requires_grad_(True)
+    (x * f(x).detach()).sum().backward()
     return x
 
 
@@ -76,4 +82,6 @@ key("detach-reproduce", cut_leaf, models=[
     Model("own-op", _own_op, "the forward could use an op of its own instead of the f it is given."),
     Model("backward-twice", _twice, "backward could run twice and .grad still hold one gradient."),
     Model("callers-tensor", _callers_tensor, "the tensor the function is given could be made the leaf."),
+    Model("clone-is-a-leaf", _clone_not_leaf,
+          "x0.clone() were a leaf of its own even when x0 requires grad, as it is for a plain x0."),
 ])

@@ -190,6 +190,18 @@ def _energy_everywhere(x: torch.Tensor) -> torch.Tensor:
     return (h * h).sum()
 
 
+def _energy_elements(x: torch.Tensor) -> torch.Tensor:
+    h = x.exp().flatten()
+    h = torch.cat([h[:1], h[1:] + 1])
+    return (h * h).sum()
+
+
+def _energy_columns(x: torch.Tensor) -> torch.Tensor:
+    h = x.exp().clone()
+    h[..., 1:] += 1
+    return (h * h).sum()
+
+
 key("inplace-fix-alias", fixed_energy, models=[
     # The same write under no_grad, or through detach(), is observed exactly as this one.
     Model("unrepaired", _energy_unrepaired,
@@ -197,6 +209,8 @@ key("inplace-fix-alias", fixed_energy, models=[
     Model("data-keeps-saved", _energy_data, "a write through .data left intact the result exp saved for its backward."),
     Model("copy-of-the-slice", _energy_copy_unused, "writing into a clone of the slice changed h itself."),
     Model("shift-everything", _energy_everywhere, "the first element (or row) were shifted like the others."),
+    Model("shift-elements", _energy_elements, "the shift of a matrix spared only its very first element."),
+    Model("shift-columns", _energy_columns, "the shift of a matrix spared its first column."),
 ])
 
 

@@ -50,6 +50,40 @@ def _with(**replaced):
     return {**REFERENCE, **replaced}
 
 
+# ------------------------------------------------------------------- errors raised by hand
+#: Torch's words for each refusal, as an answer that raises them itself copies them.
+LEAF_WORDS = "a leaf Variable that requires grad is being used in an in-place operation."
+
+
+def _stale_words(t: torch.Tensor, output_of: str | None = None) -> str:
+    """Torch's version-counter message for a saved float tensor of ``t``'s shape (a leaf's, or
+    the output of the node ``output_of``)."""
+    which = f", which is output 0 of {output_of}," if output_of else ""
+    return ("one of the variables needed for gradient computation has been modified by an inplace operation: "
+            f"[torch.FloatTensor [{', '.join(str(n) for n in t.shape)}]]{which} is at version 1; "
+            "expected version 0 instead.")
+
+
+def _leaf_by_hand(x0):
+    x0.clone().requires_grad_(True)
+    raise RuntimeError(LEAF_WORDS)
+
+
+def _stale_by_hand(x0, f):
+    x = x0.clone().requires_grad_(True)
+    f(x).sum()
+    with torch.no_grad():
+        x.add_(1)
+    raise RuntimeError(_stale_words(x0))
+
+
+def _sigmoid_by_hand(x0):
+    x = x0.clone().requires_grad_(True)
+    h = x.sigmoid()
+    h.mul_(2)
+    raise RuntimeError(_stale_words(x0, "Sigmoid"))
+
+
 # ------------------------------------------------------------------------------ leaf_refusal
 def _leaf_under_no_grad(x0):
     x = x0.clone().requires_grad_(True)
@@ -156,6 +190,14 @@ def _data_update(x0, f):
 
 
 key("inplace-reproduce", REFERENCE, models=[
+    # Torch's own words, raised by the answer where torch was to raise them (after the sequence's
+    # other steps): the evidence shows no torch call raised it, or backward never ran.
+    Model("leaf-refusal-by-hand", _with(leaf_refusal=_leaf_by_hand),
+          "an error raised by hand, in torch's words, could stand for torch's refusal of the in-place write."),
+    Model("stale-save-by-hand", _with(stale_save=_stale_by_hand),
+          "an error raised by hand, in torch's words, could stand for the error backward raises after the update."),
+    Model("sigmoid-stale-by-hand", _with(sigmoid_stale=_sigmoid_by_hand),
+          "an error raised by hand, in torch's words, could stand for the error backward raises after the write to h."),
     # Under no_grad, or without requires_grad, torch lets the write through: the same evidence.
     Model("write-allowed", _with(leaf_refusal=_leaf_under_no_grad),
           "torch refused an in-place write to a copy of x0 under torch.no_grad() too, or when it does not "

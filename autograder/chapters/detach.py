@@ -19,7 +19,15 @@ from autograder.engine import facts
 from autograder.engine.cases import exercise, selftest
 from autograder.engine.codec import type_name
 from autograder.engine.draw import Draw
-from autograder.engine.witness import Kept, Witness, copied, first_sentence, holds_values, leaves_of, left_alone
+from autograder.engine.witness import (
+    Kept,
+    Witness,
+    copied,
+    first_sentence,
+    hold_values_between_them,
+    leaves_of,
+    left_alone,
+)
 
 
 # --------------------------------------------------------------------------- detach-independent
@@ -105,14 +113,16 @@ for _name, (_what, _recipe, _hidden) in COPY_CASES.items():
 # --------------------------------------------------------------------------- detach-provenance
 def report_gradient(answer: Callable[[torch.Tensor], Any], x: torch.Tensor) -> dict[str, Any]:
     """Call ``provenance_grad(x)`` inside a witness of its torch calls; report whether it asked
-    autograd to differentiate a graph that starts from a leaf holding ``x``'s values, whether it
-    left ``x`` as it was (its values, version, ``requires_grad`` and ``.grad``), and what it returned
-    (every tensor read through :mod:`autograder.engine.facts`)."""
+    autograd to differentiate graphs that start from leaves holding ``x``'s values (one leaf that
+    holds them all, or several that hold them between them: one run per element is a run from
+    ``x``'s values too), whether it left ``x`` as it was (its values, version, ``requires_grad``
+    and ``.grad``), and what it returned (every tensor read through :mod:`autograder.engine.facts`)."""
     kept = Kept(x)
     witness = Witness()
     with witness:
         returned = answer(x)
-    from_x = any(holds_values(leaf, kept.values) for root in witness.autograd_roots() for leaf in leaves_of(root))
+    leaves = {id(leaf): leaf for root in witness.autograd_roots() for leaf in leaves_of(root)}
+    from_x = hold_values_between_them(leaves.values(), kept.values)
     return {"autograd ran from x's values": from_x, "x left alone": left_alone(x, kept),
             "returned": copied(returned)}
 
@@ -194,8 +204,23 @@ def _weighted(draw: Draw) -> tuple:
 
 def _near_the_edges(draw: Draw) -> tuple:
     n = draw.sized(3, 6)
-    x = torch.tensor([draw.choice([-1, 1]) * (2 + draw.choice([-0.4, -0.1, 0.0, 0.1, 0.3, 0.6])) for _ in range(n)])
+    x = torch.tensor([draw.choice([-1, 1]) * (2 + draw.choice([-0.4, -0.1, 0.1, 0.3, 0.6])) for _ in range(n)])
     return x, draw.randn(n)
+
+
+def _bounds(draw: Draw) -> tuple:
+    n = draw.sized(2, 6)
+    x = torch.tensor([draw.choice([-2.0, 2.0]) for _ in range(n)])
+    return x, draw.randn(n)
+
+
+def _interior(draw: Draw) -> tuple:
+    x = draw.uniform(draw.sized(3, 8), low=-1.95, high=1.95)
+    return x, draw.randn(*x.shape)
+
+
+def _interior_halves(draw: Draw) -> tuple:
+    return torch.tensor([-1.5, -0.5, 0.5, 1.5]), draw.randn(4)
 
 
 def _float64(draw: Draw) -> tuple:
@@ -203,27 +228,47 @@ def _float64(draw: Draw) -> tuple:
     return x, torch.ones_like(x)
 
 
+def _rounding_sums(draw: Draw) -> tuple:
+    """float64 values of magnitude in [0.5, 2) whose last bit is set: adding a level of 1 or 2 to
+    one moves the sum to the next binade, which has no room for that bit, so the sum rounds."""
+    n = draw.sized(3, 8)
+    magnitude = (draw.uniform(n) * 1.5 + 0.5).to(torch.float64)
+    odd = magnitude.view(torch.int64) | 1
+    signs = torch.tensor([draw.choice([-1.0, 1.0]) for _ in range(n)], dtype=torch.float64)
+    x = odd.view(torch.float64) * signs
+    return x, torch.ones_like(x)
+
+
 def _every_kind_of_value(draw: Draw) -> tuple:
-    """Halves, the clipping bounds themselves, values just inside and outside the clipping range,
-    and values beyond it, with a
-    drawn upstream gradient: on these every catalogued mistake differs from the rule, whatever
-    the seed, so a check's verdict never depends on the luck of its draws."""
-    x = torch.tensor([-2.6, -2.5, -2.3, -2.0, -1.5, -0.5, 0.5, 1.5, 1.9, 2.0, 2.1, 2.6])
-    return x, draw.randn(12)
+    """Halves, values just inside and just outside the clipping range and values beyond it (never
+    the bounds themselves, which have a check of their own), with a drawn upstream gradient: on
+    these every catalogued mistake away from the bounds differs from the rule, whatever the seed,
+    so a check's verdict never depends on the luck of its draws."""
+    x = torch.tensor([-2.6, -2.5, -2.3, -1.5, -0.5, 0.5, 1.5, 1.9, 2.1, 2.6])
+    return x, draw.randn(10)
 
 
-STE_CASES: dict[str, tuple[str, Callable[[Draw], tuple], bool]] = {
-    "spread": ("x drawn across and beyond [-2, 2], backward of the sum", _spread, False),
-    "halves": ("x of halves (-2.5 ... 2.5), backward of the sum", _halves, False),
-    "weighted": ("a drawn x, backward of a drawn upstream gradient", _weighted, True),
-    "edges": ("x at, just inside and just outside ±2, a drawn upstream gradient", _near_the_edges, True),
-    "float64": ("a float64 matrix x", _float64, True),
+STE_CASES: dict[str, tuple[str, Callable[[Draw], tuple], bool, tuple, str]] = {
+    # name: (what the case draws, recipe (also the search's), hidden, anchors, agreement)
+    "spread": ("x drawn across and beyond [-2, 2], backward of the sum", _spread, False,
+               (_every_kind_of_value,), "close"),
+    "halves": ("x of halves (-2.5 ... 2.5), backward of the sum", _halves, False, (_every_kind_of_value,), "close"),
+    "bounds": ("x exactly -2 or 2, a drawn upstream gradient", _bounds, False, (), "close"),
+    "weighted": ("a drawn x, backward of a drawn upstream gradient", _weighted, True, (_every_kind_of_value,),
+                 "close"),
+    "edges": ("x just inside and just outside ±2, a drawn upstream gradient", _near_the_edges, True,
+              (_every_kind_of_value,), "close"),
+    "interior": ("x strictly between -2 and 2, a drawn upstream gradient", _interior, True, (_interior_halves,),
+                 "close"),
+    "float64": ("a float64 matrix x", _float64, True, (_every_kind_of_value,), "close"),
+    "exact": ("float64 x whose sum with a level rounds, the forward compared exactly", _rounding_sums, True, (),
+              "eq"),
 }
 
 ste = exercise("detach-ste", "round_ste", call=report_ste, returns="observation", agree="close")
-for _name, (_what, _recipe, _hidden) in STE_CASES.items():
+for _name, (_what, _recipe, _hidden, _anchors, _agree) in STE_CASES.items():
     ste.case(_name, f"round_ste(x) and backward ({_what})", _recipe, hidden=_hidden, points=1,
-             search=_recipe, tries=3, anchors=(_every_kind_of_value,))
+             search=_recipe, tries=3, anchors=_anchors, agree=_agree)
 
 
 # --------------------------------------------------------------------------- detach-selftest

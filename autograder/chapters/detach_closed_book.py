@@ -3,14 +3,16 @@ checked.
 
 ``cut_leaf(x0, f)`` is handed a grader-owned ``f`` that records what it is applied to, and runs
 inside a witness of its torch calls. The driver reports only what the mechanism left behind:
-what ``f`` was applied to, whether the tensor returned is that one and autograd ran on a graph that
-reaches it, whether backward reached the
-node ``f`` made (a cut keeps it away), whether a tensor autograd saved during the call is an alias of ``f``'s
-result with a version counter of its own (``detach()`` shares the counter, ``.data`` does not: the
-driver writes to ``f``'s result and looks; saved tensors are seen through
-``torch.autograd.graph.saved_tensors_hooks``, and an answer that switches them off leaves none),
-and the gradient on the returned tensor. The visible check looks at the form only; every
-behavioural check is hidden.
+whether ``f`` read ``x0``'s values (applied to the leaf, to a detached alias of it or to a copy:
+``u`` reads ``f``'s values at ``x`` whichever it was), what the returned tensor is and whether
+autograd ran on a graph that reaches it, whether backward reached the node ``f`` made (a cut keeps
+it away; ``f`` applied to a tensor that needs no grad makes none), whether a tensor autograd saved
+during the call is an alias of ``f``'s result with a version counter of its own (``detach()``
+shares the counter, ``.data`` does not: the driver writes to ``f``'s result and looks; saved
+tensors are seen through ``torch.autograd.graph.saved_tensors_hooks``, and an answer that switches
+them off leaves none), whether ``x0`` was left as it was given (a plain tensor, a leaf that
+requires grad, or a non-leaf), and the gradient on the returned tensor. The visible check looks
+at the form only; every behavioural check is hidden.
 
 Defined in the closed-book companion of Chapter 3
 (notebooks/detach-closed-book/detach-closed-book.ipynb).
@@ -33,20 +35,27 @@ from autograder.engine.witness import Kept, Recorded, Witness, describe, leaves_
 OPS = {**SAVE_INPUT, **SAVE_OUTPUT, **CUSTOM}
 
 
-def x0_and(names: list[str], matrix: bool = False) -> Callable[[Draw], tuple]:
+def x0_and(names: list[str], matrix: bool = False, kind: str = "plain") -> Callable[[Draw], tuple]:
     """Inputs ``(x0, f)``: a drawn vector (or matrix) and the name of an op drawn from ``names``
-    (the driver hands the answer that op, grader-owned)."""
+    (the driver hands the answer that op, grader-owned). ``x0`` is a plain tensor, or (``kind``)
+    a ``"leaf"`` that requires grad, or a ``"non-leaf"`` computed from one."""
 
     def recipe(draw: Draw) -> tuple:
         shape = (draw.sized(2, 3), draw.sized(2, 4)) if matrix else (draw.sized(2, 6),)
-        return draw.randn(*shape), draw.choice(sorted(names))
+        x0 = draw.randn(*shape)
+        if kind == "leaf":
+            x0.requires_grad_()
+        elif kind == "non-leaf":
+            x0 = x0.requires_grad_() + 1  # add saves nothing: backward may pass through it again
+        return x0, draw.choice(sorted(names))
 
     return recipe
 
 
 def show(inputs: tuple) -> str:
     x0, name = inputs
-    return f"x0 of shape {tuple(x0.shape)}, f = {name}"
+    kind = "" if not x0.requires_grad else " (a leaf that requires grad)" if x0.is_leaf else " (a non-leaf)"
+    return f"x0 of shape {tuple(x0.shape)}{kind}, f = {name}"
 
 
 def report_cut(answer: Callable[..., Any], x0: torch.Tensor, name: str) -> dict[str, Any]:
@@ -80,10 +89,8 @@ def report_cut(answer: Callable[..., Any], x0: torch.Tensor, name: str) -> dict[
             grad = facts.clone(facts.detach(held)) if held is not None else "<no .grad>"
     # Facts first, the gradient last: a message shows the entries that differ.
     return {
-        "f applied to": describe(first.input),
         "f's input held x0": first.holds(kept.values),
         "returned": describe(returned),
-        "returned the tensor f was applied to": returned is first.input,
         "autograd ran on a graph that reaches it": any(
             leaf is returned for root in witness.autograd_roots() for leaf in leaves_of(root)),
         "backward reached f's node": first.reached,
@@ -105,6 +112,8 @@ CASES: dict[str, tuple[str, Callable[[Draw], tuple], int]] = {
     "custom-function": ("f a custom autograd Function", x0_and(list(CUSTOM)), 2),
     "tanh": ("f = tanh", x0_and(["tanh"]), 1),
     "matrix": ("a drawn matrix x0 and a drawn f", x0_and(list(OPS), matrix=True), 2),
+    "x0-requires-grad": ("x0 a leaf that requires grad, a drawn f", x0_and(list(OPS), kind="leaf"), 1),
+    "x0-non-leaf": ("x0 = w + 1, a non-leaf, a drawn f", x0_and(list(OPS), kind="non-leaf"), 1),
 }
 for _name, (_what, _recipe, _points) in CASES.items():
     reproduce.case(_name, f"cut_leaf(x0, f), {_what}", _recipe, hidden=True, points=_points, call=report_cut,

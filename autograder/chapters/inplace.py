@@ -112,6 +112,14 @@ def _single(draw: Draw) -> tuple:
     return (draw.randn(1),)
 
 
+def _large_matrix(draw: Draw) -> tuple:
+    return (3 * draw.randn(draw.sized(2, 5), draw.sized(2, 5)),)
+
+
+def _single_row(draw: Draw) -> tuple:
+    return (draw.randn(1, draw.sized(2, 5)),)
+
+
 REPAIR_CASES: dict[str, tuple[str, Callable[[Draw], tuple], bool]] = {
     # name: (what the case draws, recipe (also the search's), hidden)
     "vector": ("a drawn vector x", _vector, False),
@@ -127,8 +135,15 @@ for _name, (_what, _recipe, _hidden) in REPAIR_CASES.items():
               search=_recipe, tries=4)
 
 # ---------------------------------------------------------------------------- inplace-fix-alias
+#: The shift is along the first dimension (``h[1:]``: every row of a matrix but the first), so the
+#: hidden checks draw matrices too: an answer that shifts elements or columns instead loses them.
+ALIAS_CASES = {
+    **REPAIR_CASES,
+    "large-matrix": ("a matrix x of large values", _large_matrix, True),
+    "single-row": ("a matrix x of one row", _single_row, True),
+}
 alias = exercise("inplace-fix-alias", "fixed_energy", call=backward_report, returns="observation", agree="close")
-for _name, (_what, _recipe, _hidden) in REPAIR_CASES.items():
+for _name, (_what, _recipe, _hidden) in ALIAS_CASES.items():
     alias.case(_name, f"fixed_energy(x) then backward ({_what})", _recipe, hidden=_hidden, points=1,
                search=_recipe, tries=4)
 

@@ -14,7 +14,8 @@ counter", and Chapter 3, "detach versus clone".
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import torch
@@ -24,6 +25,10 @@ from autograder.engine import facts
 from autograder.engine.codec import type_name
 
 Op = Callable[[torch.Tensor], torch.Tensor]
+
+#: ``Tensor.tolist`` as it was when this module was imported (before any answer ran), called only
+#: inside :func:`autograder.engine.facts.untouched` on tensors the grader made.
+_tolist = torch.Tensor.tolist
 
 
 def first_sentence(text: str) -> str:
@@ -195,6 +200,21 @@ def holds_values(t: Any, values: torch.Tensor) -> bool:
         return False
     with facts.untouched():
         return facts.shape(t) == facts.shape(values) and bool(facts.equal(facts.detach(t), values))
+
+
+def hold_values_between_them(tensors: Iterable[Any], values: torch.Tensor) -> bool:
+    """Whether ``tensors`` hold every element of ``values`` between them: one tensor that holds
+    them all, or several that each hold some (one per element, one per row), each element of
+    ``values`` matched by an element of the same dtype, as many times as it occurs."""
+    with facts.untouched():
+        kind = facts.dtype(values)
+        found = [facts.clone(facts.reshape(facts.detach(t), (-1,))) for t in tensors
+                 if facts.is_tensor(t) and facts.dtype(t) == kind]
+        if not found:
+            return False
+        held = Counter(_tolist(facts.cat(found)))
+        wanted = Counter(_tolist(facts.clone(facts.reshape(values, (-1,)))))
+    return all(held[value] >= count for value, count in wanted.items())
 
 
 def copied(value: Any) -> Any:

@@ -75,12 +75,26 @@ z = y.detach() * y
 z.backward(torch.ones_like(z))
 return leaf.grad
 """)),
+        # One autograd run per element of x: z is elementwise, so each element's gradient is its own.
+        ("one-run-per-element", _provenance("""
+flat = x.detach().reshape(-1)
+grads = []
+for value in flat:
+    leaf = value.clone().requires_grad_()
+    y = leaf * leaf
+    (y * y.detach()).backward()
+    grads.append(leaf.grad)
+return torch.stack(grads).reshape(x.shape)
+""")),
     ],
     "detach-ste": [
         ("clamp-then-straight-through", STE),
         ("zero-with-slope-of-the-clamp", "def round_ste(x):\n    c = torch.clamp(x, -2, 2)\n"
                                          "    return torch.round(c).detach() + (c - c.detach())"),
         ("custom-function", STE_FUNCTION.format(backward="grad_output * ((x >= -2) & (x <= 2))")),
+        # x holds finite values only, so (x - x.detach()) * mask is exactly zero in value.
+        ("slope-times-mask", "def round_ste(x):\n    inside = ((x >= -2) & (x <= 2)).to(x.dtype)\n"
+                             "    return torch.round(x).clamp(-2, 2).detach() + (x - x.detach()) * inside"),
     ],
     "detach-selftest": [
         ("literal", _selftest()),
@@ -98,6 +112,8 @@ WRONG = {
         ("new-leaf", "def independent_copy(t):\n    return t.detach().clone().contiguous().requires_grad_()",
          "copy-is-a-leaf"),
         ("clone-keeps-layout", "def independent_copy(t):\n    return t.detach().clone()", "clone-compacts"),
+        ("plain-clone", "def independent_copy(t):\n    return t.clone()", "clone-alone"),
+        ("copy-into-empty-like", "def independent_copy(t):\n    return torch.empty_like(t).copy_(t)", "clone-alone"),
         ("float-list", "def independent_copy(t):\n    return torch.tensor(t.tolist())", None),
     ],
     "detach-provenance": [
@@ -145,6 +161,11 @@ return x.grad
         ("hardtanh", "def round_ste(x):\n    c = torch.nn.functional.hardtanh(x, -2.0, 2.0)\n"
                      "    return c + (torch.round(c) - c).detach()", "edges-clipped"),
         ("detached", "def round_ste(x):\n    return torch.round(x.clamp(-2, 2)).detach()", "detached-result"),
+        ("straight-through-without-the-clip", "def round_ste(x):\n    return x + (torch.round(x) - x).detach()",
+         "no-clip"),
+        # (level + c) - c: right up to rounding, not exactly; wrong on the exactness check only.
+        ("left-to-right-sum", "def round_ste(x):\n    c = x.clamp(-2, 2)\n"
+                              "    return torch.round(x).clamp(-2, 2).detach() + c - c.detach()", "unbracketed-sum"),
     ],
     "detach-selftest": [
         ("detach-of-clone-shares", _selftest(q1=True), "detach-of-clone-shares"),

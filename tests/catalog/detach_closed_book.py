@@ -8,7 +8,7 @@ from tests.catalog.lying import LIAR
 
 REFERENCE = '''
 def cut_leaf(x0, f):
-    x = x0.clone().requires_grad_(True)
+    x = x0.detach().clone().requires_grad_(True)
     y = f(x)
     u = y.detach()
     z = (x * u).sum()
@@ -31,6 +31,8 @@ RIGHT = {
                               "    u = f(x).detach().clone()\n"
                               "    (u * x).sum().backward()\n"
                               "    return x"),
+        # f read x's values through a detached alias of x: the same u, with no path back to x.
+        ("f-on-a-detached-alias", REFERENCE.replace("y = f(x)\n    u = y.detach()", "u = f(x.detach())")),
     ],
 }
 
@@ -48,6 +50,7 @@ WRONG = {
                                        "    (x0 * f(x0).detach()).sum().backward()\n    return x0", "callers-tensor"),
         ("grad-written-by-hand", "def cut_leaf(x0, f):\n    x = x0.clone().requires_grad_(True)\n"
                                  "    f(x)\n    x.grad = f(x0)\n    return x", None),
+        ("clone-of-x0", REFERENCE.replace("x0.detach().clone()", "x0.clone()"), "clone-is-a-leaf"),
         ("returns-a-new-leaf", REFERENCE.replace("return x", "return x.detach().clone().requires_grad_()"), None),
     ],
 }

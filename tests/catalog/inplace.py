@@ -169,6 +169,11 @@ WRONG = {
                                 "    tail.add_(1)\n    return (h * h).sum()", "copy-of-the-slice"),
         ("shifted-everything", "def fixed_energy(x):\n    h = x.exp() + 1\n    return (h * h).sum()",
          "shift-everything"),
+        # Right on vectors only: a matrix's shift spares its first element, or its first column.
+        ("shifted-elements", "def fixed_energy(x):\n    h = x.exp().flatten()\n"
+                             "    h = torch.cat([h[:1], h[1:] + 1])\n    return (h * h).sum()", "shift-elements"),
+        ("shifted-columns", "def fixed_energy(x):\n    h = x.exp().clone()\n    h[..., 1:] += 1\n"
+                            "    return (h * h).sum()", "shift-columns"),
         ("item", ENERGY.replace(".sum()", ".sum().item()"), None),
     ],
     "inplace-selftest": [

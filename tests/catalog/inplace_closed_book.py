@@ -101,6 +101,16 @@ RIGHT = {
     ],
 }
 
+_HAND = '''
+def stale_save(x0, f):
+    x = x0.clone().requires_grad_(True)
+    y = f(x).sum()
+    with torch.no_grad():
+        x.add_(1)
+    {raise_it}
+'''
+_EXACT = f'"{VERSION_TEXT}".format(n=x0.numel())'
+
 WRONG = {
     "inplace-reproduce": [
         ("refusal-under-no-grad", answer(leaf_refusal=(
@@ -142,6 +152,23 @@ WRONG = {
             "    x.data.add_(1)\n    y.backward()\n    return x.grad")), "data-update"),
         ("data-on-the-copy", answer(grad_after_repair=GRAD_AFTER_REPAIR.replace(
             "    with torch.no_grad():\n        x.add_(1)", "    x.data.add_(1)")), None),
+        # torch's words raised by the answer itself, where torch was to raise them.
+        ("leaf-refusal-raised-by-hand", answer(leaf_refusal=(
+            "def leaf_refusal(x0):\n    x = x0.detach().clone().requires_grad_(True)\n"
+            "    if x.is_leaf and x.requires_grad:\n"
+            f"        raise RuntimeError({LEAF_TEXT!r})\n    x.add_(1)")), "leaf-refusal-by-hand"),
+        ("leaf-refusal-raised-again", answer(leaf_refusal=(
+            "def leaf_refusal(x0):\n    x = x0.clone().requires_grad_(True)\n    try:\n        x.add_(1)\n"
+            "    except RuntimeError as err:\n        raise RuntimeError(str(err)) from None")),
+         "leaf-refusal-by-hand"),
+        ("stale-save-raised-by-hand", answer(stale_save=_HAND.format(
+            raise_it=f"raise RuntimeError({_EXACT})")), "stale-save-by-hand"),
+        ("sigmoid-stale-raised-by-hand", answer(sigmoid_stale=(
+            "def sigmoid_stale(x0):\n    x = x0.clone().requires_grad_(True)\n    h = x.sigmoid()\n"
+            "    h.mul_(2)\n    raise RuntimeError(\n"
+            "        'one of the variables needed for gradient computation has been modified by an inplace '\n"
+            "        f'operation: [torch.FloatTensor [{x0.numel()}]], which is output 0 of Sigmoid, is at '\n"
+            "        'version 1; expected version 0 instead.')")), "sigmoid-stale-by-hand"),
     ],
 }
 
@@ -157,16 +184,6 @@ def exploit(**replaced: str) -> str:
     """An exploit: the functions it games, every other one left as released."""
     return "\n".join(replaced.get(name, source).strip() + "\n\n" for name, source in STUBS.items())
 
-
-_HAND = '''
-def stale_save(x0, f):
-    x = x0.clone().requires_grad_(True)
-    y = f(x).sum()
-    with torch.no_grad():
-        x.add_(1)
-    {raise_it}
-'''
-_EXACT = f'"{VERSION_TEXT}".format(n=x0.numel())'
 
 EXPLOITS = {
     "inplace-reproduce": [

@@ -38,10 +38,39 @@ class TestDetachClosedBookCases(ChapterCases):
 def test_the_cut_leaves_f_of_x0_on_the_leaf_and_backward_away_from_f(name):
     found = report_cut(cut_leaf, X0.clone(), name)
     assert torch.allclose(found["grad of what it returned"], OPS[name](X0))
-    assert found["backward reached f's node"] is False and found["returned the tensor f was applied to"]
+    assert found["backward reached f's node"] is False and found["returned"] == "a leaf that requires grad"
+    assert found["f's input held x0"] and found["x0 left alone"]
     assert found["autograd saved tensors during the call"]
     assert found["an alias of f's result was saved with a counter of its own"] is False
     assert found["autograd ran on a graph that reaches it"]
+
+
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_f_applied_to_a_detached_alias_of_the_leaf_leaves_what_the_cut_after_f_leaves(name):
+    """u = f(x.detach()) is the same u, with no path back to x: the same report as y.detach()."""
+    def cut_before_f(x0, f):
+        x = x0.detach().clone().requires_grad_(True)
+        (x * f(x.detach())).sum().backward()
+        return x
+
+    ours, theirs = report_cut(cut_leaf, X0.clone(), name), report_cut(cut_before_f, X0.clone(), name)
+    assert ours.keys() == theirs.keys()
+    assert all(torch.equal(ours[k], theirs[k]) if isinstance(ours[k], torch.Tensor) else ours[k] == theirs[k]
+               for k in ours)
+
+
+@pytest.mark.parametrize("kind", ["leaf", "non-leaf"])
+def test_a_clone_of_an_x0_that_requires_grad_is_no_leaf_of_its_own(kind):
+    from answer_key.detach_closed_book import _clone_not_leaf
+    from autograder.chapters.detach_closed_book import x0_and
+    from autograder.engine.draw import Draw
+
+    x0, name = x0_and(["sin"], kind=kind)(Draw(4))
+    assert report_cut(cut_leaf, x0, name)["returned"] == "a leaf that requires grad"
+    found = report_cut(_clone_not_leaf, x0, name)
+    assert found["returned"] == "a tensor computed from a leaf that requires grad"
+    assert found["grad of what it returned"] == "<no .grad>"
+    assert report_cut(_clone_not_leaf, torch.randn(3), name)["returned"] == "a leaf that requires grad"
 
 
 def test_data_is_told_from_detach_by_the_version_counter():

@@ -160,3 +160,18 @@ def test_a_forged_observation_earns_no_more_than_the_untouched_answer(forgery):
     grade_id, label, source = forgery
     for forged, untouched in earned_apart("inplace", grade_id, source, {"torch": torch}):
         assert forged <= untouched, f"{label}: {forged} > {untouched}"
+
+
+@pytest.mark.parametrize("label", ["shifted-elements", "shifted-columns"])
+def test_a_shift_right_on_vectors_only_loses_the_hidden_matrix_checks(label):
+    """The hidden checks draw matrices too: a shift along the wrong dimension loses exactly those."""
+    from autograder.kernel import verdict
+    from tests.catalog.inplace import WRONG
+
+    source = next(src for name, src, _model in WRONG["inplace-fix-alias"] if name == label)
+    namespace = {"torch": torch}
+    exec(source, namespace)
+    hidden = verdict("inplace-fix-alias", namespace["fixed_energy"], True, 7)
+    failed = {v.case.name for v in hidden.failures}
+    assert failed == {"large-matrix", "single-row"}, hidden.message()
+    assert hidden.earned == hidden.possible - 2

@@ -149,3 +149,18 @@ def test_a_forged_observation_earns_no_more_than_the_untouched_answer(forgery):
     grade_id, label, source = forgery
     for forged, untouched in earned_apart("inplace-closed-book", grade_id, source, {"torch": torch}):
         assert forged <= untouched, f"{label}: {forged} > {untouched}"
+
+
+@pytest.mark.parametrize("function", ["leaf_refusal", "stale_save", "sigmoid_stale"])
+def test_the_hand_raised_models_raise_torchs_own_words(function):
+    """A model of an error raised by hand names it only if its words are torch's, as the learner copies them."""
+    from answer_key import inplace_closed_book as keys
+
+    by_hand = {"leaf_refusal": keys._leaf_by_hand, "stale_save": keys._stale_by_hand,
+               "sigmoid_stale": keys._sigmoid_by_hand}[function]
+    args = (X0.clone(), torch.sin) if function == "stale_save" else (X0.clone(),)
+    with pytest.raises(RuntimeError) as torchs:
+        REFERENCE[function](*args)
+    with pytest.raises(RuntimeError) as hands:
+        by_hand(*args)
+    assert str(hands.value) == str(torchs.value).split(" Hint:")[0]
