@@ -78,6 +78,12 @@ def _through_data(params, lr):
             p.grad = None
 
 
+def _torch_optimizer(params, lr):
+    optimizer = torch.optim.SGD(params, lr=lr)
+    optimizer.step()
+    optimizer.zero_grad()
+
+
 key("leaves-sgd-step", sgd_step, models=[
     Model("outside-no-grad", _outside_no_grad,
           "a parameter could be updated in place while autograd records, like any tensor."),
@@ -90,6 +96,7 @@ key("leaves-sgd-step", sgd_step, models=[
     Model("ascent", _ascent, "a step moved the parameters along their gradient."),
     Model("through-data", _through_data,
           "a write through .data were an ordinary in-place update of the parameter, one autograd sees."),
+    Model("torch-optimizer", _torch_optimizer, "the step could be left to one of torch.optim's optimizers."),
 ])
 
 

@@ -13,7 +13,7 @@ from answer_key.keys import Model, key
 
 
 def two_objectives(w0, f, g):
-    w = w0.clone().requires_grad_()
+    w = w0.detach().clone().requires_grad_()
     f(w).sum().backward()
     first = w.grad.clone()
     g(w).sum().backward()
@@ -24,7 +24,7 @@ def two_objectives(w0, f, g):
 
 
 def _references(w0, f, g):
-    w = w0.clone().requires_grad_()
+    w = w0.detach().clone().requires_grad_()
     f(w).sum().backward()
     first = w.grad
     g(w).sum().backward()
@@ -35,7 +35,7 @@ def _references(w0, f, g):
 
 
 def _zeroes_first(w0, f, g):
-    w = w0.clone().requires_grad_()
+    w = w0.detach().clone().requires_grad_()
     f(w).sum().backward()
     first = w.grad.clone()
     w.grad = None
@@ -47,7 +47,7 @@ def _zeroes_first(w0, f, g):
 
 
 def _never_zeroes(w0, f, g):
-    w = w0.clone().requires_grad_()
+    w = w0.detach().clone().requires_grad_()
     f(w).sum().backward()
     first = w.grad.clone()
     g(w).sum().backward()
@@ -57,21 +57,21 @@ def _never_zeroes(w0, f, g):
 
 
 def _separate_leaves(w0, f, g):
-    w1, w2 = w0.clone().requires_grad_(), w0.clone().requires_grad_()
+    w1, w2 = (w0.detach().clone().requires_grad_() for _ in range(2))
     f(w1).sum().backward()
     g(w2).sum().backward()
     return w1.grad.clone(), w1.grad + w2.grad, w2.grad.clone()
 
 
 def _autograd_grad(w0, f, g):
-    w = w0.clone().requires_grad_()
+    w = w0.detach().clone().requires_grad_()
     (df,) = torch.autograd.grad(f(w).sum(), w)
     (dg,) = torch.autograd.grad(g(w).sum(), w)
     return df, df + dg, dg
 
 
 def _sum_of_objectives(w0, f, g):
-    w = w0.clone().requires_grad_()
+    w = w0.detach().clone().requires_grad_()
     f(w).sum().backward()
     first = w.grad.clone()
     w.grad = None
@@ -94,7 +94,7 @@ def _w0_itself(w0, f, g):
 
 
 def _freed_graph(w0, f, g):
-    w = w0.clone().requires_grad_()
+    w = w0.detach().clone().requires_grad_()
     f(w).sum().backward()
     first = w.grad.clone()
     second_loss = g(w).sum()
@@ -106,9 +106,31 @@ def _freed_graph(w0, f, g):
 
 
 def _no_requires_grad(w0, f, g):
-    w = w0.clone()
+    w = w0.detach().clone()
     f(w).sum().backward()
     return w.grad, w.grad, w.grad
+
+
+def _clone_of_w0(w0, f, g):
+    w = w0.clone().requires_grad_()
+    f(w).sum().backward()
+    first = w.grad.clone()
+    g(w).sum().backward()
+    second = w.grad.clone()
+    w.grad = None
+    g(w).sum().backward()
+    return first, second, w.grad.clone()
+
+
+def _detached_aliases(w0, f, g):
+    w = w0.detach().clone().requires_grad_()
+    f(w).sum().backward()
+    first = w.grad.detach()
+    g(w).sum().backward()
+    second = w.grad.detach()
+    w.grad = None
+    g(w).sum().backward()
+    return first, second, w.grad.detach()
 
 
 def _a_list(w0, f, g):
@@ -129,4 +151,7 @@ key("leaves-reproduce", two_objectives, models=[
     Model("freed-graph", _freed_graph, "a graph could be backpropagated again after backward() had freed it."),
     Model("no-requires-grad", _no_requires_grad, "backward() filled .grad of a tensor that does not require grad."),
     Model("a-list", _a_list, "a list of the three gradients would do where a tuple is asked for."),
+    Model("clone-of-w0", _clone_of_w0, "a clone of w0 were a leaf, even when w0 requires grad."),
+    Model("aliases-of-grad", _detached_aliases,
+          "a tensor read from w.grad (itself, or through detach()) kept the values w.grad had at that moment."),
 ])

@@ -126,6 +126,15 @@ def _with_graph(module, x):
     return x - module.running_mean
 
 
+def _detached_mean(module, x):
+    if module.training:
+        mean = x.detach().mean(0)
+        with torch.no_grad():
+            module.running_mean.mul_(1 - module.momentum).add_(module.momentum * mean)
+        return x - mean
+    return x - module.running_mean
+
+
 def _batch_mean_in_eval(module, x):
     mean = x.mean(0)
     if module.training:
@@ -185,6 +194,8 @@ key("modules-running-mean", RunningMean, models=[
           "the running mean started from the first batch's mean."),
     Model("momentum-ignored", _running_mean(init=_fixed_momentum),
           "the momentum was always 0.1, whatever __init__ was given."),
+    Model("detached-mean", _running_mean(forward=_detached_mean),
+          "the batch mean subtracted in training were a constant, through which no gradient flows back to x."),
 ])
 
 

@@ -4,7 +4,8 @@ Every answer of this chapter acts on autograd state (``.grad``, parameters), so 
 driver: it builds fresh grader-owned tensors and modules from the case's seed, lets the answer act
 on them, and reports as plain data what it finds afterwards — values, ``.grad``, version counters,
 which tensors the grader-owned model was called on, and the events autograd itself produces
-(a gradient accumulated into a leaf's ``.grad``, a saved tensor read by a backward pass). The keys
+(a gradient accumulated into a leaf's ``.grad``, a saved tensor read by a backward pass). The SGD
+step is called where torch's optimizers refuse to run, so that it is written by hand. The keys
 (what each report should hold, and what each catalogued mistake makes it hold) are in
 ``answer_key.leaves``; nothing here knows them.
 
@@ -13,12 +14,14 @@ Defined in Chapter 4, "Leaves, ``.grad`` and accumulation" (notebooks/leaves/lea
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import torch
 import torch.nn.functional as F
 from torch import nn
+from torch.optim import sgd as sgd_kernels
 
 from autograder.engine import facts
 from autograder.engine.cases import exercise, selftest
@@ -154,6 +157,31 @@ def _show_sgd(inputs: tuple) -> str:
     return f"{kinds} of shapes {shapes}, lr={lr}, {steps} step{'s' * (steps > 1)}, loss {loss!r}"
 
 
+# "By hand": torch's optimizers take the step the task asks for (torch.optim.SGD, or its functional
+# form), so the answer is called where they cannot run: the code of Optimizer.__init__, which every
+# optimizer runs when it is made, and of the SGD kernels, which every SGD step runs, is swapped for
+# the length of the call for code that refuses. A name the learner imported before the call is the
+# same function object, so it refuses too. The grader's own step (facts.SGD) is not torch.optim's.
+_OPTIMIZERS = (torch.optim.Optimizer.__init__, sgd_kernels._single_tensor_sgd, sgd_kernels._multi_tensor_sgd,
+               sgd_kernels._fused_sgd)
+
+
+def _refused(*args: Any, **kwargs: Any) -> None:
+    raise RuntimeError("torch.optim's optimizers are refused here: the step is yours to write")
+
+
+@contextmanager
+def _without_optimizers() -> Iterator[None]:
+    kept = [f.__code__ for f in _OPTIMIZERS]
+    for f in _OPTIMIZERS:
+        f.__code__ = _refused.__code__
+    try:
+        yield
+    finally:
+        for f, code in zip(_OPTIMIZERS, kept, strict=True):
+            f.__code__ = code
+
+
 def drive_sgd(step: Callable, params: list[torch.Tensor], loss: Regression, lr: float, steps: int) -> dict[str, Any]:
     """Train grader-owned copies of ``params``: before each call of ``step(params, lr)`` the loss is
     computed from those very tensors, as a model holds them, and backpropagated. Reports, after
@@ -161,7 +189,8 @@ def drive_sgd(step: Callable, params: list[torch.Tensor], loss: Regression, lr: 
     so that autograd saw the write (its version counter moved: a write under ``torch.no_grad()``
     moves it, a write through ``.data`` does not); and at the end whether the list still holds the
     same tensors, still leaves that require grad, and whether every step left ``.grad`` cleared.
-    The yes-or-no facts come first in the report, the values last."""
+    ``step`` runs without torch's optimizers (see ``_OPTIMIZERS``). The yes-or-no facts come first
+    in the report, the values last."""
     originals = [_fresh_leaf(p) for p in params]
     given = list(originals)
     values, written, cleared = [], [], True
@@ -170,7 +199,8 @@ def drive_sgd(step: Callable, params: list[torch.Tensor], loss: Regression, lr: 
             facts.backward(loss(originals))
             had_grad = [facts.grad(p) is not None for p in originals]
             versions = [facts.version(p) for p in originals]
-        step(given, lr)
+        with _without_optimizers():
+            step(given, lr)
         with facts.untouched():
             values.append([facts.clone(facts.detach(p)) for p in originals])
             written.append([facts.version(p) > v if had else None

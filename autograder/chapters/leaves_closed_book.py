@@ -9,7 +9,8 @@ requires grad the grader listens to autograd itself — the gradient that arrive
 ``.grad`` after ``AccumulateGrad`` has written it — so the report says whether one leaf's ``.grad``
 accumulated, not only which numbers came back. The visible check looks only at the form of the
 result; every check of behaviour is hidden, on ``w0``, ``f`` and ``g`` drawn per run from ops that
-save their input, ops that save their output and custom ``torch.autograd.Function`` s.
+save their input, ops that save their output and custom ``torch.autograd.Function`` s, and on a
+``w0`` that is already a leaf that requires grad, or the result of an operation on one.
 
 Defined in the closed-book companion of Chapter 4 (notebooks/leaves-closed-book/leaves-closed-book.ipynb).
 """
@@ -58,12 +59,28 @@ def returned(answer: Callable, w0: torch.Tensor, f: str, g: str) -> Any:
     return answer(given, Applied("f", f, lambda _t: None), Applied("g", g, lambda _t: None))
 
 
-def drive(answer: Callable, w0: torch.Tensor, f: str, g: str) -> dict[str, Any]:
-    """Call ``two_objectives`` on a copy of ``w0`` and the grader's ``f`` and ``g``; report what came back
-    and what autograd did to the tensors ``f`` and ``g`` were applied to (every tensor read, and every
-    hook set, through :mod:`autograder.engine.facts`)."""
+#: What ``w0`` may be besides a plain tensor: the task allows any tensor.
+LEAF, RESULT = "a leaf that requires grad", "the result of an operation on a leaf"
+
+
+def _given(w0: torch.Tensor, how: str | None) -> torch.Tensor:
+    """A grader-owned ``w0`` with the values drawn: a plain tensor, a leaf that requires grad, or the
+    result of an operation (a clone) on such a leaf."""
     with facts.untouched():
-        given = facts.clone(w0)
+        if how is None:
+            return facts.clone(w0)
+        leaf = facts.requires_grad_(facts.clone(w0))
+        return leaf if how == LEAF else facts.clone(leaf)
+
+
+def drive(answer: Callable, w0: torch.Tensor, f: str, g: str, how: str | None = None) -> dict[str, Any]:
+    """Call ``two_objectives`` on a grader-owned ``w0`` (see :func:`_given`) and the grader's ``f`` and
+    ``g``; report what came back, what autograd did to the tensors ``f`` and ``g`` were applied to, and
+    whether ``w0`` kept its values, ``requires_grad``, place in a graph and its empty ``.grad`` (every
+    tensor read, and every hook set, through :mod:`autograder.engine.facts`)."""
+    given = _given(w0, how)
+    with facts.untouched():
+        kept = (facts.requires_grad(given), facts.is_leaf(given))
     applied: list[Any] = []
     arrivals: list[torch.Tensor] = []
     after: list[torch.Tensor] = []
@@ -97,8 +114,9 @@ def drive(answer: Callable, w0: torch.Tensor, f: str, g: str) -> dict[str, Any]:
             "tensors f and g were applied to": len(applied),
             "each a leaf that requires grad": all(isinstance(t, torch.Tensor) and facts.is_leaf(t)
                                                   and facts.requires_grad(t) for t in applied),
-            "w0 left alone": bool(facts.equal(facts.detach(given), w0)) and not facts.requires_grad(given)
-            and facts.grad(given) is None,
+            "w0 left alone": bool(facts.equal(facts.detach(given), w0))
+            and (facts.requires_grad(given), facts.is_leaf(given)) == kept
+            and (facts.grad(given) is None if facts.is_leaf(given) else not facts.retains_grad(given)),
             "accumulations into .grad": len(after),
             "records": records,
             "gradients arriving at the leaf": arrivals,
@@ -108,21 +126,23 @@ def drive(answer: Callable, w0: torch.Tensor, f: str, g: str) -> dict[str, Any]:
         }
 
 
-def pair(first: tuple[str, ...], second: tuple[str, ...], dims: tuple[int, int] = (1, 2)) -> Callable[[Draw], tuple]:
-    """Inputs ``(w0, f, g)``: a drawn ``w0`` and two different ops, ``f`` from ``first``, ``g`` from ``second``."""
+def pair(first: tuple[str, ...], second: tuple[str, ...], dims: tuple[int, int] = (1, 2),
+         how: str | None = None) -> Callable[[Draw], tuple]:
+    """Inputs ``(w0, f, g)``: a drawn ``w0`` and two different ops, ``f`` from ``first``, ``g`` from
+    ``second``; with ``how``, ``(w0, f, g, how)``: the driver hands ``w0`` over as ``how`` says."""
 
     def recipe(draw: Draw) -> tuple:
         f = draw.choice(first)
         g = draw.choice([name for name in second if name != f])
         w0 = draw.randn(*draw.shape(draw.sized(*dims), high=4)) if dims[1] > 0 else draw.randn(())
-        return w0, f, g
+        return (w0, f, g) if how is None else (w0, f, g, how)
 
     return recipe
 
 
 def _show(inputs: tuple) -> str:
-    w0, f, g = inputs
-    return f"w0 of shape {tuple(w0.shape)}, f = {f}, g = {g}"
+    w0, f, g, *how = inputs
+    return f"w0 of shape {tuple(w0.shape)}{''.join(f' ({h})' for h in how)}, f = {f}, g = {g}"
 
 
 SAVES_INPUT, SAVES_OUTPUT, CUSTOMS = tuple(SAVE_INPUT), tuple(SAVE_OUTPUT), tuple(CUSTOM)
@@ -130,16 +150,19 @@ SAVES_INPUT, SAVES_OUTPUT, CUSTOMS = tuple(SAVE_INPUT), tuple(SAVE_OUTPUT), tupl
 two_objectives = exercise("leaves-reproduce", "two_objectives", show=_show)
 two_objectives.case("form", "two_objectives(w0, f, g)", pair(("sin",), ("exp",)), call=returned,
                     form="three-tensors", points=0)
-CASES: dict[str, tuple[str, Callable[[Draw], tuple]]] = {
-    # name: (probe, recipe (also the search's))
+CASES: dict[str, tuple[str, Callable[[Draw], tuple], int]] = {
+    # name: (probe, recipe (also the search's), points)
     "input-then-output": ("two_objectives(w0, f, g)",
-                          pair(SAVES_INPUT, SAVES_OUTPUT)),
+                          pair(SAVES_INPUT, SAVES_OUTPUT), 2),
     "output-then-input": ("two_objectives(w0, f, g)",
-                          pair(SAVES_OUTPUT, SAVES_INPUT)),
-    "custom-functions": ("two_objectives(w0, f, g)", pair(CUSTOMS, CUSTOMS)),
-    "any-pair": ("two_objectives(w0, f, g)", pair(tuple(OPS), tuple(OPS), (1, 3))),
-    "scalar": ("two_objectives(w0, f, g)", pair(tuple(OPS), tuple(OPS), (0, 0))),
+                          pair(SAVES_OUTPUT, SAVES_INPUT), 2),
+    "custom-functions": ("two_objectives(w0, f, g)", pair(CUSTOMS, CUSTOMS), 2),
+    "any-pair": ("two_objectives(w0, f, g)", pair(tuple(OPS), tuple(OPS), (1, 3)), 2),
+    "scalar": ("two_objectives(w0, f, g)", pair(tuple(OPS), tuple(OPS), (0, 0)), 2),
+    # The task allows any tensor as w0: one already a leaf that requires grad, or one in a graph.
+    "w0-requires-grad": ("two_objectives(w0, f, g)", pair(tuple(OPS), tuple(OPS), how=LEAF), 1),
+    "w0-not-a-leaf": ("two_objectives(w0, f, g)", pair(tuple(OPS), tuple(OPS), how=RESULT), 1),
 }
-for _name, (_probe, _recipe) in CASES.items():
+for _name, (_probe, _recipe, _points) in CASES.items():
     two_objectives.case(_name, _probe, _recipe, call=drive, returns="observation", agree="loose", hidden=True,
-                        points=2, search=_recipe, tries=3)
+                        points=_points, search=_recipe, tries=3)

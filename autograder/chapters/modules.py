@@ -110,11 +110,13 @@ def _yielded(module: nn.Module, value: Any) -> bool:
 
 class Schedule:
     """A drawn run: the module's sizes, one mode per forward (``t`` training, ``e`` eval) and one
-    batch per forward; ``seed`` makes the module's initial weights."""
+    batch per forward; ``seed`` makes the module's initial weights; ``upstream``, when drawn, one
+    gradient per forward to backpropagate from its output."""
 
     def __init__(self, sizes: tuple[int, ...], modes: str, batches: tuple[torch.Tensor, ...], seed: int,
-                 momentum: float | None = None) -> None:
+                 momentum: float | None = None, upstream: tuple[torch.Tensor, ...] | None = None) -> None:
         self.sizes, self.modes, self.batches, self.seed, self.momentum = sizes, modes, batches, seed, momentum
+        self.upstream = upstream
 
     def __repr__(self) -> str:
         parts = [f"sizes {self.sizes}"]
@@ -125,8 +127,9 @@ class Schedule:
 
 
 def schedule(sizes: Callable[[Draw], tuple[int, ...]], modes: Callable[[Draw], str],
-             momentum: tuple[float, ...] | None = None) -> Callable[[Draw], tuple]:
-    """Inputs ``(schedule,)``: drawn sizes, modes and batches (their first size is the input width)."""
+             momentum: tuple[float, ...] | None = None, upstream: bool = False) -> Callable[[Draw], tuple]:
+    """Inputs ``(schedule,)``: drawn sizes, modes and batches (their first size is the input width);
+    with ``upstream``, a gradient of each batch's shape too."""
 
     def recipe(draw: Draw) -> tuple:
         drawn = sizes(draw)
@@ -134,7 +137,9 @@ def schedule(sizes: Callable[[Draw], tuple[int, ...]], modes: Callable[[Draw], s
         rows = draw.sized(2, 6)
         batches = tuple(draw.randn(rows, drawn[0]) * 2 + draw.integer(-3, 3) for _ in run)
         chosen = draw.choice(momentum) if momentum else None
-        return (Schedule(drawn, run, batches, draw.integer(0, 10_000), chosen),)
+        seed = draw.integer(0, 10_000)
+        gradients = tuple(draw.randn(*x.shape) for x in batches) if upstream else None
+        return (Schedule(drawn, run, batches, seed, chosen, gradients),)
 
     return recipe
 
@@ -367,6 +372,35 @@ def observe_running_graph(answer: type, run: Schedule) -> dict[str, Any]:
             "has a grad_fn": has_grad_fn, "backward errors": errors}
 
 
+def observe_input_gradient(answer: type, run: Schedule) -> dict[str, Any]:
+    """Training forwards on batches that require grad, each output backpropagated with its drawn
+    gradient: by forward, the output and what reaches the batch's ``.grad`` (None when nothing does,
+    or what the backward raised). The output's gradient is judged with its values: a wrong output
+    with the right gradient is no right training output."""
+    module = running_mean(answer, run)
+    module.train()
+    found: dict[str, Any] = {}
+    for i, (x, gradient) in enumerate(zip(run.batches, run.upstream, strict=True)):
+        with facts.untouched():
+            given = facts.requires_grad_(facts.clone(facts.detach(x)))
+        out = module(given)
+        found[f"forward {i + 1}: output"] = state_value(out)
+        where = f"forward {i + 1}: x.grad"
+        if not facts.is_parameter_or_tensor(out):
+            found[where] = None
+            continue
+        try:
+            with facts.untouched():
+                facts.backward(out, gradient)
+        except RuntimeError as err:
+            found[where] = f"backward raised: {str(err).split('.')[0]}"
+            continue
+        with facts.untouched():
+            reached = facts.grad(given)
+            found[where] = None if reached is None else facts.clone(reached)
+    return found
+
+
 def observe_running_state(answer: type, run: Schedule) -> dict[str, Any]:
     """After training forwards: how the module holds running_mean, whether ``parameters()`` yields it
     and whether ``state_dict()`` holds it."""
@@ -429,6 +463,8 @@ RUNNING_CASES: dict[str, tuple[str, Callable, Callable[[Draw], tuple], str, bool
                  schedule(_features, training_only(2, 4), MOMENTA), "observation", True),
     "round-trip": ("eval output of a fresh module after load_state_dict", observe_round_trip_eval,
                    schedule(_features, training_only(2, 4)), "observation", True),
+    "train-gradient": ("training outputs, and x.grad after a backward from each", observe_input_gradient,
+                       schedule(_features, training_only(1, 3), upstream=True), "observation", True),
     "float64": ("running_mean's dtype after .to(torch.float64)", observe_running_dtype,
                 schedule(_features, training_only()), "str", True),
 }

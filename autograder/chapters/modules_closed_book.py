@@ -34,11 +34,11 @@ INNERS: dict[str, Callable[[int], nn.Module]] = {
     "nested": lambda width: nn.Sequential(nn.BatchNorm1d(width), nn.Sequential(nn.Linear(width, 3), nn.Tanh())),
 }
 
-# calls may be any tensor a module can hold, a Parameter included: its kind is judged by the hidden
-# checks, not by the form (exact types still keep out subclasses that redefine comparison).
+# calls may be any tensor a module can hold, a Parameter included: the form reads its values (as a
+# plain tensor, which the codec carries; it carries no Parameter), and its kind is judged by the
+# hidden checks. A subclass, which could redefine comparison, is reported as its kind, no tensor.
 KINDS["output-and-counter"] = (
-    lambda v: type(v) is tuple and len(v) == 2 and KINDS["tensor"][0](v[0])
-    and type(v[1]) in (torch.Tensor, nn.Parameter),
+    lambda v: type(v) is tuple and len(v) == 2 and KINDS["tensor"][0](v[0]) and KINDS["tensor"][0](v[1]),
     "a pair (the forward's output, calls) of tensors",
 )
 
@@ -92,12 +92,13 @@ def _calls(module: nn.Module) -> Any:
 
 
 def observe_form(answer: type, run: Wrapped) -> Any:
-    """One training forward: what it returned and what ``calls`` is (for the form only)."""
+    """One training forward: what it returned and what ``calls`` holds, each as a copy of its values
+    (or the kind of thing it is), for the form only."""
     module = answer(run.inner())
     module.train()
     with torch.no_grad():
         out = module(run.batches[0])
-    return out, getattr(module, "calls", None)
+    return state_value(out), state_value(getattr(module, "calls", None))
 
 
 def observe_kind(answer: type, run: Wrapped) -> str:

@@ -105,10 +105,6 @@ RIGHT = {
             "                continue\n"
             "            p.sub_(p.grad, alpha=lr)\n"
             "            p.grad.zero_()\n")),
-        ("torch-optim", _sgd(
-            "    optimizer = torch.optim.SGD(params, lr=lr)\n"
-            "    optimizer.step()\n"
-            "    optimizer.zero_grad()\n")),
         ("copy-into", _sgd(
             "    for p in params:\n"
             "        if p.grad is not None:\n"
@@ -194,6 +190,22 @@ WRONG = {
             "        if p.grad is not None:\n"
             "            p.data -= lr * p.grad\n"
             "            p.grad = None\n"), "through-data"),
+        ("torch-optim", _sgd(
+            "    optimizer = torch.optim.SGD(params, lr=lr)\n"
+            "    optimizer.step()\n"
+            "    optimizer.zero_grad()\n"), "torch-optimizer"),
+        ("torch-optim-on-those-with-a-gradient", "from torch.optim import SGD\n\n\n" + _sgd(
+            "    stepped = [p for p in params if p.grad is not None]\n"
+            "    SGD(stepped, lr).step()\n"
+            "    for p in stepped:\n"
+            "        p.grad = None\n"), "torch-optimizer"),
+        ("functional-sgd", _sgd(
+            "    stepped = [p for p in params if p.grad is not None]\n"
+            "    torch.optim._functional.sgd(stepped, [p.grad for p in stepped], [None] * len(stepped),\n"
+            "                                weight_decay=0.0, momentum=0.0, lr=lr, dampening=0.0, nesterov=False,\n"
+            "                                maximize=False)\n"
+            "    for p in stepped:\n"
+            "        p.grad = None\n"), "torch-optimizer"),
         ("data-and-never-clears", _sgd(
             "    for p in params:\n"
             "        if p.grad is not None:\n"

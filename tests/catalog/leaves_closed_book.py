@@ -10,7 +10,7 @@ from tests.catalog.lying import LIAR
 
 REFERENCE = '''
 def two_objectives(w0, f, g):
-    w = w0.clone().requires_grad_()
+    w = w0.detach().clone().requires_grad_()
     f(w).sum().backward()
     first = w.grad.clone()
     g(w).sum().backward()
@@ -49,7 +49,7 @@ RIGHT = {
             "    second.backward()\n"
             "    return (a, b, w.grad.clone())\n")),
         ("reads-grad-data", _body(
-            "    w = w0.clone().requires_grad_()\n"
+            "    w = w0.detach().clone().requires_grad_()\n"
             "    f(w).sum().backward()\n"
             "    first = w.grad.data.clone()\n"
             "    g(w).sum().backward()\n"
@@ -64,7 +64,7 @@ RIGHT = {
 WRONG = {
     "leaves-reproduce": [
         ("references-not-copies", _body(
-            "    w = w0.clone().requires_grad_()\n"
+            "    w = w0.detach().clone().requires_grad_()\n"
             "    f(w).sum().backward()\n"
             "    first = w.grad\n"
             "    g(w).sum().backward()\n"
@@ -73,7 +73,7 @@ WRONG = {
             "    g(w).sum().backward()\n"
             "    return first, second, w.grad\n"), "references"),
         ("zeroes-before-the-second", _body(
-            "    w = w0.clone().requires_grad_()\n"
+            "    w = w0.detach().clone().requires_grad_()\n"
             "    f(w).sum().backward()\n"
             "    first = w.grad.clone()\n"
             "    w.grad = None\n"
@@ -83,7 +83,7 @@ WRONG = {
             "    g(w).sum().backward()\n"
             "    return first, second, w.grad.clone()\n"), "zeroes-first"),
         ("never-zeroes", _body(
-            "    w = w0.clone().requires_grad_()\n"
+            "    w = w0.detach().clone().requires_grad_()\n"
             "    f(w).sum().backward()\n"
             "    first = w.grad.clone()\n"
             "    g(w).sum().backward()\n"
@@ -91,18 +91,18 @@ WRONG = {
             "    g(w).sum().backward()\n"
             "    return first, second, w.grad.clone()\n"), "never-zeroes"),
         ("two-leaves-added-by-hand", _body(
-            "    w1 = w0.clone().requires_grad_()\n"
-            "    w2 = w0.clone().requires_grad_()\n"
+            "    w1 = w0.detach().clone().requires_grad_()\n"
+            "    w2 = w0.detach().clone().requires_grad_()\n"
             "    f(w1).sum().backward()\n"
             "    g(w2).sum().backward()\n"
             "    return w1.grad.clone(), w1.grad + w2.grad, w2.grad.clone()\n"), "separate-leaves"),
         ("autograd-grad-instead", _body(
-            "    w = w0.clone().requires_grad_()\n"
+            "    w = w0.detach().clone().requires_grad_()\n"
             "    (df,) = torch.autograd.grad(f(w).sum(), w)\n"
             "    (dg,) = torch.autograd.grad(g(w).sum(), w)\n"
             "    return df, df + dg, dg\n"), "autograd-grad"),
         ("sum-of-objectives", _body(
-            "    w = w0.clone().requires_grad_()\n"
+            "    w = w0.detach().clone().requires_grad_()\n"
             "    f(w).sum().backward()\n"
             "    first = w.grad.clone()\n"
             "    w.grad = None\n"
@@ -121,7 +121,7 @@ WRONG = {
             "    g(w).sum().backward()\n"
             "    return first, second, w.grad.clone()\n"), "w0-itself"),
         ("reuses-a-freed-graph", _body(
-            "    w = w0.clone().requires_grad_()\n"
+            "    w = w0.detach().clone().requires_grad_()\n"
             "    f(w).sum().backward()\n"
             "    first = w.grad.clone()\n"
             "    second_loss = g(w).sum()\n"
@@ -131,11 +131,38 @@ WRONG = {
             "    second_loss.backward()\n"
             "    return first, second, w.grad.clone()\n"), "freed-graph"),
         ("forgets-requires-grad", _body(
-            "    w = w0.clone()\n"
+            "    w = w0.detach().clone()\n"
             "    f(w).sum().backward()\n"
             "    return w.grad, w.grad, w.grad\n"), "no-requires-grad"),
         ("returns-a-list", REFERENCE.replace("return first, second, w.grad.clone()",
                                              "return [first, second, w.grad.clone()]"), "a-list"),
+        ("clone-not-leaf", _body(
+            "    w = w0.clone().requires_grad_()\n"
+            "    f(w).sum().backward()\n"
+            "    first = w.grad.clone()\n"
+            "    g(w).sum().backward()\n"
+            "    second = w.grad.clone()\n"
+            "    w.grad = None\n"
+            "    g(w).sum().backward()\n"
+            "    return first, second, w.grad.clone()\n"), "clone-of-w0"),
+        ("detach-as-copy", _body(
+            "    w = w0.detach().clone().requires_grad_()\n"
+            "    f(w).sum().backward()\n"
+            "    first = w.grad.detach()\n"
+            "    g(w).sum().backward()\n"
+            "    second = w.grad.detach()\n"
+            "    w.grad = None\n"
+            "    g(w).sum().backward()\n"
+            "    return first, second, w.grad.detach()\n"), "aliases-of-grad"),
+        ("references-then-none", _body(
+            "    w = w0.detach().clone().requires_grad_()\n"
+            "    f(w).sum().backward()\n"
+            "    first = w.grad\n"
+            "    g(w).sum().backward()\n"
+            "    second = w.grad\n"
+            "    w.grad = None\n"
+            "    g(w).sum().backward()\n"
+            "    return first, second, w.grad\n"), "aliases-of-grad"),
         ("formula-for-sin-and-square", _body(
             "    first = torch.cos(w0)\n"
             "    third = 2 * w0\n"

@@ -271,6 +271,16 @@ class CountingLinear(nn.Module):
 '''), "from-first-batch"),
         ("momentum-hard-coded", running(BUFFER, RUNNING_REFERENCE_FORWARD.replace("self.momentum", "0.1")),
          "momentum-ignored"),
+        ("detached-mean", running(BUFFER, RUNNING_REFERENCE_FORWARD.replace("mean = x.mean(0)",
+                                                                           "mean = x.detach().mean(0)")),
+         "detached-mean"),
+        ("mean-under-no-grad", running(BUFFER, '''        if not self.training:
+            return x - self.running_mean
+        with torch.no_grad():
+            mean = x.mean(0)
+            self.running_mean.mul_(1 - self.momentum).add_(self.momentum * mean)
+        return x - mean
+'''), "detached-mean"),
         ("reversed-and-updates-in-eval", running(BUFFER, '''        mean = x.mean(0)
         with torch.no_grad():
             self.running_mean.mul_(self.momentum).add_((1 - self.momentum) * mean)

@@ -63,6 +63,13 @@ WRONG = {
             "        self.calls = nn.Parameter(torch.zeros((), dtype=torch.int64), requires_grad=False)\n",
             "        if self.training:\n            with torch.no_grad():\n                self.calls += 1\n"),
          "integer-parameter"),
+        ("float-frozen-parameter", _with(
+            "        self.inner = inner\n"
+            "        self.calls = nn.Parameter(torch.zeros(()), requires_grad=False)\n"), "frozen-parameter"),
+        ("integer-parameter-add_", _with(
+            "        self.inner = inner\n"
+            "        self.calls = nn.Parameter(torch.tensor(0), requires_grad=False)\n",
+            "        if self.training:\n            self.calls.add_(1)\n"), "integer-parameter"),
         ("not-persistent", _with(
             "        self.inner = inner\n"
             "        self.register_buffer('calls', torch.zeros((), dtype=torch.int64), persistent=False)\n"),

@@ -149,3 +149,30 @@ def test_the_sgd_report_puts_its_yes_or_no_facts_before_the_values():
     keys = list(report)
     assert keys[-1] == "values after each step"
     assert keys[0] == ".grad cleared after each step" and report[keys[0]] is False
+
+
+def test_torch_optimizers_refuse_while_the_step_runs_and_work_again_after():
+    params, loss, lr, steps = SGD_CASES["linear"][1](Draw(4))
+    made, raised = [], []
+
+    def through_torch(ps, rate):
+        for attempt in (lambda: made.append(torch.optim.Adam(ps)),
+                        lambda: torch.optim._functional.sgd(ps, [p.grad for p in ps], [None] * len(ps),
+                                                            weight_decay=0.0, momentum=0.0, lr=rate, dampening=0.0,
+                                                            nesterov=False, maximize=False)):
+            try:
+                attempt()
+            except RuntimeError as err:
+                raised.append(str(err))
+        sgd_step(ps, rate)
+
+    honest = drive_sgd(sgd_step, params, loss, lr, steps)
+    found = drive_sgd(through_torch, params, loss, lr, steps)
+    assert made == [] and len(raised) == 2 * steps and all("refused" in r for r in raised)
+    assert all(torch.equal(a, b) for a, b in zip(found["values after each step"][-1],
+                                                 honest["values after each step"][-1], strict=True))
+    mine = [p.detach().clone().requires_grad_() for p in params]
+    before = [p.detach().clone() for p in mine]
+    loss(mine).backward()
+    torch.optim.SGD(mine, lr=lr).step()
+    assert not torch.equal(mine[0].detach(), before[0]), "after the call, torch.optim steps as before"

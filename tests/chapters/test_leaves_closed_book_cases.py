@@ -2,10 +2,11 @@
 sees only autograd's own accumulations, the inputs vary, and the catalogue's answers get the
 verdicts they should."""
 
+import pytest
 import torch
 
-from answer_key.leaves_closed_book import _separate_leaves, two_objectives
-from autograder.chapters.leaves_closed_book import CASES, OPS, drive
+from answer_key.leaves_closed_book import _clone_of_w0, _detached_aliases, _separate_leaves, two_objectives
+from autograder.chapters.leaves_closed_book import CASES, LEAF, OPS, RESULT, _given, drive
 from autograder.engine.cases import exercises
 from autograder.engine.draw import Draw
 from autograder.engine.elementwise import CUSTOM, SAVE_INPUT, SAVE_OUTPUT
@@ -24,10 +25,10 @@ def _derivative(op, x0):
 
 
 def test_the_key_accumulates_then_restarts_as_autograd_computes():
-    for name, (_probe, recipe) in CASES.items():
+    for name, (_probe, recipe, _points) in CASES.items():
         for seed in range(4):
-            w0, f, g = recipe(Draw(seed))
-            found = drive(two_objectives, w0, f, g)
+            w0, f, g, *how = recipe(Draw(seed))
+            found = drive(two_objectives, w0, f, g, *how)
             df, dg = _derivative(OPS[f], w0), _derivative(OPS[g], w0)
             for got, want in zip(found["records"], (df, df + dg, dg), strict=True):
                 assert torch.allclose(got, want), (name, f, g)
@@ -45,6 +46,35 @@ def test_two_leaves_added_by_hand_give_the_values_and_not_the_evidence():
     assert [len(x) for x in by_hand[".grad after each accumulation"]] != [len(x) for x in
                                                                           honest[".grad after each accumulation"]] \
         or len(by_hand[".grad after each accumulation"]) != 3
+
+
+def test_w0_is_handed_over_plain_as_a_leaf_that_requires_grad_or_in_a_graph():
+    w0 = torch.tensor([0.5, -1.0])
+    plain, leaf, result = _given(w0, None), _given(w0, LEAF), _given(w0, RESULT)
+    assert (plain.requires_grad, plain.is_leaf) == (False, True)
+    assert (leaf.requires_grad, leaf.is_leaf) == (True, True)
+    assert (result.requires_grad, result.is_leaf) == (True, False)
+    assert all(torch.equal(t.detach(), w0) for t in (plain, leaf, result))
+
+
+def test_a_clone_of_w0_is_wrong_only_when_w0_requires_grad():
+    for name, (_probe, recipe, _points) in CASES.items():
+        w0, f, g, *how = recipe(Draw(2))
+        right = drive(two_objectives, w0, f, g, *how)
+        assert right["w0 left alone"], name
+        if how:  # w0.clone() is then no leaf: its .grad stays None
+            with pytest.raises(AttributeError, match="'NoneType' object has no attribute 'clone'"):
+                drive(_clone_of_w0, w0, f, g, *how)
+        else:
+            cloned = drive(_clone_of_w0, w0, f, g, *how)
+            assert all(torch.equal(a, b) for a, b in zip(cloned["records"], right["records"], strict=True)), name
+
+
+def test_copies_by_detach_share_w_grad_and_move_with_the_next_backward():
+    w0, f, g = CASES["any-pair"][1](Draw(3))
+    right, aliased = drive(two_objectives, w0, f, g)["records"], drive(_detached_aliases, w0, f, g)["records"]
+    assert torch.allclose(aliased[0], right[1]) and torch.allclose(aliased[1], right[1])
+    assert not torch.allclose(aliased[0], right[0]) and torch.equal(aliased[2], right[2])
 
 
 def test_each_op_saves_what_it_is_said_to_save():

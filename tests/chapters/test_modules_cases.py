@@ -22,6 +22,7 @@ from autograder.chapters.modules import (
     held_as,
     module_recipe,
     observe_counts,
+    observe_input_gradient,
     observe_running,
     round_trip,
     schedule,
@@ -62,6 +63,18 @@ def test_the_running_mean_key_is_batchnorms_running_mean():
                     reference.train(mode == "t")
                     reference(x)
             assert torch.allclose(observe_running(RunningMean, run), reference.running_mean, atol=1e-6), name
+
+
+def test_the_training_gradient_key_flows_back_through_the_batch_mean():
+    for seed in range(4):
+        (run,) = RUNNING_CASES["train-gradient"][2](Draw(seed))
+        found = observe_input_gradient(RunningMean, run)
+        for i, (x, gradient) in enumerate(zip(run.batches, run.upstream, strict=True)):
+            given = x.clone().requires_grad_()
+            (given - given.mean(0)).backward(gradient)
+            assert torch.allclose(found[f"forward {i + 1}: output"], x - x.mean(0), atol=1e-6)
+            assert torch.allclose(found[f"forward {i + 1}: x.grad"], given.grad, atol=1e-6)
+            assert not torch.allclose(given.grad, gradient)  # what a mean taken as a constant lets through
 
 
 def test_the_hidden_momentum_tells_the_two_conventions_apart():

@@ -48,3 +48,18 @@ def test_the_visible_checks_hold_no_expected_value():
         for case_key in key.values():
             assert case_key.says == {}
             assert all(p.expected.value is None and not p.models for p in case_key.points)
+
+
+def test_a_parameter_counter_passes_the_form_and_the_hidden_checks_name_it():
+    from autograder.kernel import verdict
+    from tests.catalog.modules_closed_book import WRONG
+
+    held_as_parameters = [(label, source, own) for label, source, own in WRONG["modules-reproduce"]
+                          if "nn.Parameter" in source]
+    assert len(held_as_parameters) >= 2
+    for label, source, own in held_as_parameters:
+        namespace = {"torch": torch, "nn": nn}
+        exec(source, namespace)
+        visible, hidden = (verdict("modules-reproduce", namespace["CallCounter"], h, 7) for h in (False, True))
+        assert visible.failures == [], (label, visible.message())
+        assert hidden.failures and {v.misconception for v in hidden.failures} - {None} == {own}, label
