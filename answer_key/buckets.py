@@ -117,6 +117,22 @@ def ranks_agree(module):
         same = same and torch.equal(gathered[0], gathered[1])
     return same
 ''',
+    "float32": '''
+def ranks_agree(module):
+    flat = torch.cat([t.detach().float().reshape(-1) for t in list(module.parameters()) + list(module.buffers())])
+    gathered = [torch.empty_like(flat) for _ in range(dist.get_world_size())]
+    dist.all_gather(gathered, flat)
+    return all(torch.equal(gathered[0], g) for g in gathered[1:])
+''',
+    "state-dict": '''
+def ranks_agree(module):
+    same = True
+    for t in module.state_dict().values():
+        gathered = [torch.empty_like(t) for _ in range(dist.get_world_size())]
+        dist.all_gather(gathered, t.detach().contiguous())
+        same = same and all(torch.equal(gathered[0], g) for g in gathered[1:])
+    return same
+''',
 }
 
 
@@ -126,6 +142,8 @@ def _tensors(state: dict, part: str | None = None) -> list[torch.Tensor]:
 
 
 def _equal(a: dict, b: dict, part: str | None = None) -> bool:
+    """The parts of two states hold equal tensors (``part``: one of :func:`module_state`'s, or the
+    parameters and the buffers)."""
     parts = ("parameters", "buffers") if part is None else (part,)
     return all(a[p].keys() == b[p].keys() for p in parts) and all(
         x.dtype == y.dtype and x.shape == y.shape and bool(torch.equal(x, y))
@@ -166,20 +184,24 @@ VERDICT_RULES: dict[str, Callable[[list], list[bool]]] = {
     "parameters-only": _everyone(lambda a, b: _equal(a, b, "parameters")),
     "local-verdict": lambda states: [_equal(states[0], s) for s in states],
     "first-two-ranks": lambda states: [_equal(states[0], states[1])] * len(states),
+    "float32": _everyone(_by(lambda t: t.float())),
+    "state-dict": _everyone(lambda a, b: _equal(a, b, "state_dict")),
 }
 
 
 def module_state(model: nn.Module) -> dict[str, dict[str, torch.Tensor]]:
-    """A copy of a module's state: its parameters' and its buffers' values, by name."""
+    """A copy of a module's state: its parameters' and its buffers' values, by name, and what its
+    ``state_dict()`` holds (no non-persistent buffer)."""
     return {"parameters": {n: p.detach().clone() for n, p in model.named_parameters()},
-            "buffers": {n: b.detach().clone() for n, b in model.named_buffers()}}
+            "buffers": {n: b.detach().clone() for n, b in model.named_buffers()},
+            "state_dict": {n: t.detach().clone() for n, t in model.state_dict().items()}}
 
 
 def rebuilt_states(inputs: tuple, drawn: dict[str, str]) -> list[list[dict]]:
     """Every rank's state in every run of a check point, rebuilt from its inputs and the draw the
     job's supervisor made for it (KeyError when the job never asked for that draw)."""
     spec, change, changer, world, scenario = inputs
-    rng = random.Random(int.from_bytes(bytes.fromhex(drawn[agree_tag(change, changer, world, scenario)]), "big"))
+    rng = random.Random(int.from_bytes(bytes.fromhex(drawn[agree_tag(spec, change, changer, world, scenario)]), "big"))
     return [[module_state(m) for m in models] for models in states_of(spec, change, changer, world, RUNS, rng)]
 
 
@@ -211,6 +233,8 @@ key("buckets-ranks-agree", _rule("reference"), models=[
     Model("local-verdict", _rule("local-verdict"),
           "each rank could answer from its own comparison, whatever the other ranks found."),
     Model("first-two-ranks", _rule("first-two-ranks"), "ranks 0 and 1 spoke for every rank."),
+    Model("float32", _rule("float32"), "a cast to float32 kept every value of the state."),
+    Model("state-dict", _rule("state-dict"), "state_dict() held every buffer of the module."),
 ])
 
 
@@ -224,11 +248,16 @@ def _step(model: nn.Module, optimizer: torch.optim.Optimizer, batch: tuple) -> N
     F.mse_loss(model(x), y).backward()
 
 
+def _gradients(model: nn.Module) -> list[torch.Tensor]:
+    """The gradients the model's parameters hold (a frozen one holds none)."""
+    return [p.grad for p in model.parameters() if p.grad is not None]
+
+
 def reference_step(model: nn.Module, optimizer: torch.optim.Optimizer, batch: tuple) -> float:
     _step(model, optimizer, batch)
     logged = 0.0
     if dist.get_rank() == 0:
-        logged = torch.nn.utils.get_total_norm([p.grad for p in model.parameters()]).item()
+        logged = torch.nn.utils.get_total_norm(_gradients(model)).item()
     optimizer.step()
     return logged
 
@@ -238,6 +267,15 @@ def _buggy(model: nn.Module, optimizer: torch.optim.Optimizer, batch: tuple) -> 
     logged = 0.0
     if dist.get_rank() == 0:
         logged = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=MAX_NORM).item()
+    optimizer.step()
+    return logged
+
+
+def _clips_with_a_cap_never_reached(model: nn.Module, optimizer: torch.optim.Optimizer, batch: tuple) -> float:
+    _step(model, optimizer, batch)
+    logged = 0.0
+    if dist.get_rank() == 0:
+        logged = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=float("inf")).item()
     optimizer.step()
     return logged
 
@@ -253,7 +291,7 @@ def _clips_gradient_copies(model: nn.Module, optimizer: torch.optim.Optimizer, b
     _step(model, optimizer, batch)
     logged = 0.0
     if dist.get_rank() == 0:
-        copies = [p.grad.clone() for p in model.parameters()]
+        copies = [g.clone() for g in _gradients(model)]
         logged = torch.nn.utils.clip_grad_norm_(copies, max_norm=MAX_NORM).item()
     optimizer.step()
     return logged
@@ -271,7 +309,7 @@ def _local_norm(model: nn.Module, optimizer: torch.optim.Optimizer, batch: tuple
     optimizer.zero_grad()
     with model.no_sync():
         F.mse_loss(model(x), y).backward()
-    logged = torch.nn.utils.get_total_norm([p.grad for p in model.parameters()]).item()
+    logged = torch.nn.utils.get_total_norm(_gradients(model)).item()
     optimizer.zero_grad()
     F.mse_loss(model(x), y).backward()
     optimizer.step()
@@ -281,6 +319,8 @@ def _local_norm(model: nn.Module, optimizer: torch.optim.Optimizer, batch: tuple
 key("buckets-safe-logging", reference_step, models=[
     Model("rank-local-clip", _buggy,
           "a function that reports the gradient's norm left the gradient as it found it."),
+    Model("clipped-in-place", _clips_with_a_cap_never_reached,
+          "clip_grad_norm_ with a max_norm no gradient reaches left every p.grad untouched."),
     Model("clips-everywhere", _clips_everywhere,
           "the same clipping on every rank left the training as it was without logging."),
     Model("gradient-copies", _clips_gradient_copies,

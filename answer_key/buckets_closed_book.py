@@ -29,6 +29,18 @@ def _cat_copies(module: nn.Module) -> torch.Tensor:
     return torch.cat([p.detach().reshape(-1) for p in module.parameters()])
 
 
+def _default_dtype(module: nn.Module) -> torch.Tensor:
+    params = list(module.parameters())
+    flat = torch.zeros(sum(p.numel() for p in params))
+    offset = 0
+    for p in params:
+        n = p.numel()
+        flat[offset:offset + n] = p.detach().reshape(-1)
+        p.data = flat[offset:offset + n].view_as(p)
+        offset += n
+    return flat
+
+
 def _views_of_zeros(module: nn.Module) -> torch.Tensor:
     params = list(module.parameters())
     flat = torch.zeros(sum(p.numel() for p in params))
@@ -87,6 +99,7 @@ def _trainable_only(module: nn.Module) -> torch.Tensor:
 
 key("buckets-flatten", flatten_into_buffer, models=[
     Model("copies", _cat_copies, "a copy of the parameters' values shared the memory the parameters read."),
+    Model("default-dtype", _default_dtype, "a new tensor took the parameters' dtype by itself."),
     Model("values-lost", _views_of_zeros, "a parameter kept its values when it was pointed at fresh memory."),
     Model("one-offset", _offset_not_advanced, "every parameter could start at the buffer's first element."),
     Model("new-parameters", _new_parameters,

@@ -65,17 +65,31 @@ CHANGES = {
     "ulp": "moves one weight by one unit in the last place",
     "running": "adds 1/8 to one entry of BatchNorm's running mean",
     "counter": "adds 1 to BatchNorm's num_batches_tracked",
+    "non-persistent": "adds 1/8 to one entry of the module's non-persistent buffer",
 }
 
+#: The batch counts a module's BatchNorm may hold (bounds included): a few batches, or a multiple of
+#: 8 from 2**24 to below 2**27, whose float32 value a count moved by one keeps (float32 holds no odd
+#: integer past 2**24).
+COUNTS = {"few": (1, 60), "past 2**24": (2**24, 2**27 - 8)}
 
-def agree_spec(draw: Draw) -> tuple[int, int, int, int, int]:
+#: The module's non-persistent buffer (``register_buffer(..., persistent=False)``): a buffer as
+#: ``buffers()`` gives it, which ``state_dict()`` leaves out.
+NON_PERSISTENT = "scale"
+
+
+def agree_spec(draw: Draw, counts: str = "few") -> tuple[int, int, int, int, int]:
     """A module's recipe: widths of Linear → BatchNorm1d → Linear, a seed for its values (multiples
-    of 1/8, so that every sum of them is exact), and BatchNorm's batch count."""
-    return (draw.sized(2, 5), draw.sized(2, 4), draw.sized(1, 3), draw.integer(0, 10_000), draw.integer(1, 60))
+    of 1/8, so that every sum of them is exact), and BatchNorm's batch count (from ``COUNTS``)."""
+    into, hidden, out, seed = draw.sized(2, 5), draw.sized(2, 4), draw.sized(1, 3), draw.integer(0, 10_000)
+    low, high = COUNTS[counts]
+    count = draw.integer(low, high) if counts == "few" else 8 * draw.integer(low // 8, high // 8)
+    return into, hidden, out, seed, count
 
 
 def agree_module(spec: tuple[int, int, int, int, int]) -> nn.Module:
-    """The module a rank builds from a recipe: the same on every rank."""
+    """The module a rank builds from a recipe: the same on every rank. Beside BatchNorm's buffers
+    it holds a non-persistent one, of the output's width."""
     into, hidden, out, seed, count = spec
     model = nn.Sequential(nn.Linear(into, hidden), nn.BatchNorm1d(hidden), nn.Linear(hidden, out))
     generator = torch.Generator().manual_seed(seed)
@@ -86,6 +100,8 @@ def agree_module(spec: tuple[int, int, int, int, int]) -> nn.Module:
         norm.running_mean.copy_(torch.randint(-16, 16, (hidden,), generator=generator) / 8)
         norm.running_var.copy_(torch.randint(1, 16, (hidden,), generator=generator) / 8)
         norm.num_batches_tracked.fill_(count)
+        model.register_buffer(NON_PERSISTENT, torch.randint(1, 16, (out,), generator=generator) / 8,
+                              persistent=False)
     return model
 
 
@@ -136,6 +152,9 @@ def apply_change(model: nn.Module, how: str, rng: random.Random) -> None:
             mean[rng.randrange(mean.numel())] += 0.125
         elif how == "counter":
             model[1].num_batches_tracked += 1
+        elif how == "non-persistent":
+            scale = getattr(model, NON_PERSISTENT)
+            scale[rng.randrange(scale.numel())] += 0.125
         elif how != "none":
             raise ValueError(how)
 
@@ -198,9 +217,10 @@ def _agree_worker(answer: Callable, spec: tuple, change: str, changer: int, runs
     return found, secret.taken()
 
 
-def agree_tag(change: str, changer: int, world: int, scenario: int) -> str:
-    """The name of a check point's draw: unique in a job."""
-    return f"buckets-ranks-agree/{change}/{changer}/{world}/{scenario}"
+def agree_tag(spec: tuple, change: str, changer: int, world: int, scenario: int) -> str:
+    """The name of a check point's draw: unique in a job (two checks drawn from one seed differ in
+    their change, their ranks or their module)."""
+    return f"buckets-ranks-agree/{change}/{changer}/{world}/{'-'.join(map(str, spec))}/{scenario}"
 
 
 def observe_agreement(answer: Callable, spec: tuple, change: str, changer: int, world_size: int, scenario: int, *,
@@ -211,8 +231,8 @@ def observe_agreement(answer: Callable, spec: tuple, change: str, changer: int, 
     Reports, per run, each rank's verdict (``T``, ``F``, or ``?`` for anything but a bool), the
     kinds of non-bool results, and the (run, rank) pairs whose module the answer changed.
     """
-    per_rank = _run(_worker, answer, spec, change, changer, runs, agree_tag(change, changer, world_size, scenario),
-                    world_size=world_size)
+    tag = agree_tag(spec, change, changer, world_size, scenario)
+    per_rank = _run(_worker, answer, spec, change, changer, runs, tag, world_size=world_size)
     secret.keep({tag: value for _found, drawn in per_rank for tag, value in drawn.items()})
     per_rank = [found for found, _drawn in per_rank]
     verdicts = " ".join("".join(per_rank[r][run][0] for r in range(world_size)) for run in range(runs))
@@ -222,42 +242,53 @@ def observe_agreement(answer: Callable, spec: tuple, change: str, changer: int, 
 
 
 def _show_agreement(inputs: tuple) -> str:
-    (into, hidden, out, _seed, _count), change, changer, world, _scenario = inputs
+    (into, hidden, out, _seed, count), change, changer, world, _scenario = inputs
     also = "".join(f", in some it {CHANGES[other]}" for other in ALSO.get(change, ("running",)))
-    return (f"Linear({into}, {hidden}) → BatchNorm1d({hidden}) → Linear({hidden}, {out}) on {world} ranks, "
+    return (f"Linear({into}, {hidden}) → BatchNorm1d({hidden}) (num_batches_tracked {count}) → "
+            f"Linear({hidden}, {out}), and a non-persistent buffer of {out}, on {world} ranks, "
             f"{RUNS} runs: in some runs rank {changer} {CHANGES[change]}{also}, in the others nothing")
 
 
-def _agree_inputs(change: str, changer: int = 1, world: int = 2) -> Callable[[Draw], tuple]:
-    return lambda draw: (agree_spec(draw), change, changer, world, draw.integer(0, 2**62))
+def _agree_inputs(change: str, changer: int = 1, world: int = 2, counts: str = "few") -> Callable[[Draw], tuple]:
+    return lambda draw: (agree_spec(draw, counts), change, changer, world, draw.integer(0, 2**62))
 
 
 agree = exercise("buckets-ranks-agree", "ranks_agree", call=observe_agreement, returns="observation",
                  show=_show_agreement)
 AGREE_CASES = {
-    # name: (change, changer, world size, hidden, points); a visible check takes the form of the
-    # results only: the truth of a run is the supervisor's draw, which a learner's kernel cannot judge by.
-    "swap": ("swap", 1, 2, False, 0),
-    "running-mean": ("running", 1, 2, False, 0),
-    "swap-judged": ("swap", 1, 2, True, 1),
-    "running-mean-judged": ("running", 1, 2, True, 1),
-    "one-ulp": ("ulp", 1, 2, True, 1),
-    "checksum-kept": ("checksum", 1, 2, True, 1),
-    "counter": ("counter", 1, 2, True, 1),
-    "third-rank": ("weight", 2, 3, True, 1),
+    # name: (change, changer, world size, batch counts, hidden, points); a visible check takes the
+    # form of the results only: the truth of a run is the supervisor's draw, which a learner's
+    # kernel cannot judge by.
+    "swap": ("swap", 1, 2, "few", False, 0),
+    "running-mean": ("running", 1, 2, "few", False, 0),
+    "swap-judged": ("swap", 1, 2, "few", True, 1),
+    "running-mean-judged": ("running", 1, 2, "few", True, 1),
+    "one-ulp": ("ulp", 1, 2, "few", True, 1),
+    "checksum-kept": ("checksum", 1, 2, "few", True, 1),
+    "counter": ("counter", 1, 2, "few", True, 1),
+    "counter-past-2**24": ("counter", 1, 2, "past 2**24", True, 1),
+    "non-persistent-buffer": ("non-persistent", 1, 2, "few", True, 1),
+    "third-rank": ("weight", 2, 3, "few", True, 1),
 }
-for _name, (_change_of, _changer, _world, _hidden, _points) in AGREE_CASES.items():
-    agree.case(_name, "ranks_agree(module) on every rank", _agree_inputs(_change_of, _changer, _world),
+for _name, (_change_of, _changer, _world, _counts, _hidden, _points) in AGREE_CASES.items():
+    agree.case(_name, "ranks_agree(module) on every rank", _agree_inputs(_change_of, _changer, _world, _counts),
                hidden=_hidden, points=_points, form=None if _hidden else "observation")
 
 
 # --------------------------------------------------------------------------- buckets-safe-logging
 LR = 0.1
 
+# Captured before any answer ran, as facts' functions are: what the writes' watch registers with.
+_queue_callback = torch.autograd.Variable._execution_engine.queue_callback
+_register_step_pre_hook = torch.optim.Optimizer.register_step_pre_hook
 
-def logging_model(seed: int) -> nn.Module:
+
+def logging_model(seed: int, frozen: bool = False) -> nn.Module:
+    """The logging exercise's model; ``frozen``: its first bias does not train (it gets no gradient)."""
     torch.manual_seed(seed)
-    return nn.Sequential(nn.Linear(3, 6), nn.Tanh(), nn.Linear(6, 1))
+    model = nn.Sequential(nn.Linear(3, 6), nn.Tanh(), nn.Linear(6, 1))
+    model[0].bias.requires_grad_(not frozen)
+    return model
 
 
 def logging_batch(seed: int, step: int, rank: int) -> tuple[torch.Tensor, torch.Tensor]:
@@ -267,15 +298,60 @@ def logging_batch(seed: int, step: int, rank: int) -> tuple[torch.Tensor, torch.
     return x, x.sum(1, keepdim=True).sin()
 
 
-def _logging_worker(answer: Callable, seed: int, steps: int, *, _model: Callable = logging_model,
-                    _batch: Callable = logging_batch) -> Any:
+class GradientWrites:
+    """How often each ``p.grad`` was written in place between the end of a backward and the
+    optimizer's step (its version counter, read through :mod:`autograder.engine.facts`).
+
+    A parameter's hook, after backward accumulated its gradient, queues a callback that queues
+    another: autograd runs callbacks in the order they were queued, after the whole backward, and
+    DDP queues its own (which writes the ranks' average into ``p.grad``) when the last gradient is
+    ready; so the second one reads each ``p.grad`` and its version once DDP has written it. At
+    the optimizer's step (a pre-hook) each parameter reports the writes since: an int, "replaced"
+    when ``p.grad`` is not the tensor backward left, None when it has no gradient.
+    """
+
+    def __init__(self, params: list[torch.Tensor], optimizer: torch.optim.Optimizer) -> None:
+        self.params = params
+        self.settled: dict[int, tuple[torch.Tensor, int]] = {}
+        self.steps: list[list[int | str | None]] = []
+        with facts.untouched():
+            for p in params:
+                if facts.requires_grad(p):  # a frozen parameter gets no gradient, and takes no hook
+                    facts.register_post_accumulate_grad_hook(p, self._accumulated)
+        _register_step_pre_hook(optimizer, self._stepping)
+
+    def _accumulated(self, _param: torch.Tensor) -> None:
+        _queue_callback(lambda: _queue_callback(self._settle))
+
+    def _settle(self) -> None:
+        with facts.untouched():
+            self.settled = {i: (g, facts.version(g)) for i, p in enumerate(self.params)
+                            if (g := facts.grad(p)) is not None}
+
+    def _written(self, i: int, p: torch.Tensor) -> int | str | None:
+        g = facts.grad(p)
+        if g is None:
+            return None
+        left, version = self.settled.get(i, (None, 0))
+        return facts.version(g) - version if g is left else "replaced"
+
+    def _stepping(self, *_args: Any) -> None:
+        with facts.untouched():
+            self.steps.append([self._written(i, p) for i, p in enumerate(self.params)])
+
+
+def _logging_worker(answer: Callable, seed: int, steps: int, frozen: bool = False, *,
+                    _model: Callable = logging_model, _batch: Callable = logging_batch) -> Any:
     import torch.distributed as dist
     from torch.nn.parallel import DistributedDataParallel
 
-    model = DistributedDataParallel(_model(seed))
+    model = DistributedDataParallel(_model(seed, frozen))
     optimizer = torch.optim.SGD(model.parameters(), lr=LR)
-    logged = []
+    with facts.untouched():
+        writes = GradientWrites(facts.parameters(model), optimizer)
+    logged, written = [], []
     for step in range(steps):
+        before = len(writes.steps)
         try:
             value = answer(model, optimizer, _batch(seed, step, dist.get_rank()))
         except NotImplementedError:
@@ -287,23 +363,34 @@ def _logging_worker(answer: Callable, seed: int, steps: int, *, _model: Callable
                 logged.append(facts.clone(facts.detach(value)))
         else:
             logged.append(f"<{type(value).__module__}.{type(value).__qualname__}>")
+        stepped = writes.steps[before:]
+        written.append(stepped[0] if len(stepped) == 1 else f"{len(stepped)} optimizer steps")
     with facts.untouched():  # the parameters the module registered, through facts
-        return logged, facts.cat([facts.reshape(facts.detach(p), -1) for p in facts.parameters(model)])
+        return logged, facts.cat([facts.reshape(facts.detach(p), -1) for p in facts.parameters(model)]), written
 
 
-def observe_training(answer: Callable, seed: int, steps: int, *, _run: Callable = run_answer_on_ranks,
-                     _worker: Callable = _logging_worker) -> dict[str, Any]:
+def observe_training(answer: Callable, seed: int, steps: int, frozen: bool = False, *,
+                     _run: Callable = run_answer_on_ranks, _worker: Callable = _logging_worker) -> dict[str, Any]:
     """Train the chapter's DDP model on two ranks with the answer's step: what rank 0 logged at
     each step, whether the ranks' parameters are still bitwise identical, and rank 0's parameters."""
-    (logged, params), (_, other) = _run(_worker, answer, seed, steps)
+    (logged, params, _written), (_, other, _) = _run(_worker, answer, seed, steps, frozen)
     with facts.untouched():
         identical = facts.is_tensor(params) and facts.is_tensor(other) and bool(facts.equal(params, other))
     return {"logged on rank 0": logged, "ranks identical": identical, "parameters": params}
 
 
+def observe_gradient_writes(answer: Callable, seed: int, steps: int, *, _run: Callable = run_answer_on_ranks,
+                            _worker: Callable = _logging_worker) -> dict[str, Any]:
+    """Train as :func:`observe_training` does: how often the step wrote each of rank 0's ``p.grad``
+    in place between backward and the optimizer's step, per step (see :class:`GradientWrites`)."""
+    (_logged, _params, written), _ = _run(_worker, answer, seed, steps)
+    return {"p.grad written in place after backward (rank 0)": written}
+
+
 def _show_training(inputs: tuple) -> str:
-    seed, steps = inputs
-    return f"{steps} DDP steps on 2 ranks (model and batches of seed {seed})"
+    seed, steps, *frozen = inputs
+    model = "model, its first bias frozen," if frozen and frozen[0] else "model"
+    return f"{steps} DDP steps on 2 ranks ({model} and batches of seed {seed})"
 
 
 safe_logging = exercise("buckets-safe-logging", "train_step_fixed", call=observe_training, returns="observation",
@@ -311,6 +398,9 @@ safe_logging = exercise("buckets-safe-logging", "train_step_fixed", call=observe
 STEP_PROBE = "train_step_fixed(model, optimizer, batch)"
 safe_logging.case("three-steps", STEP_PROBE, lambda draw: (draw.integer(0, 99), 3), points=2)
 safe_logging.case("five-steps", STEP_PROBE, lambda draw: (draw.integer(100, 999), 5), hidden=True, points=3)
+safe_logging.case("frozen-bias", STEP_PROBE, lambda draw: (draw.integer(0, 999), 3, True), hidden=True, points=1)
+safe_logging.case("no-gradient-written", STEP_PROBE, lambda draw: (draw.integer(0, 999), 3),
+                  call=observe_gradient_writes, agree="eq", hidden=True, points=1)
 
 
 # --------------------------------------------------------------------------- buckets-selftest

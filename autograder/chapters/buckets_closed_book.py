@@ -4,10 +4,10 @@
 ``flatten_into_buffer(module)`` puts every parameter of a module into one flat buffer and makes
 each parameter read its slice of it, as DDP's buckets and FSDP1's flat parameters do. The drivers
 call it on grader-owned modules — the chapter's two-layer model, a model with BatchNorm buffers
-and a frozen bias, and models drawn per run — and report what it did to them as data: the values
-the buffer and the parameters hold, where each parameter's elements lie in the buffer's memory,
-whether the parameters are still the module's own, and what a write to the buffer and an optimizer
-step on the parameters reach. The answer runs without torch's own flattening helpers
+and a frozen bias, and models drawn per run, in float32 and in float64 — and report what it did
+to them as data: the values the buffer and the parameters hold, where each parameter's elements
+lie in the buffer's memory, whether the parameters are still the module's own, and what a write
+to the buffer and an optimizer step on the parameters reach. The answer runs without torch's own flattening helpers
 (``parameters_to_vector``, ``vector_to_parameters``), which would do the task for it. The visible
 check looks only at the form of the result; every check of behaviour is hidden. The key is in
 ``answer_key.buckets_closed_book``.
@@ -46,13 +46,15 @@ def normed_model() -> nn.Module:
 
 class DrawnModel:
     """A factory of the model a seed draws: 2–4 linear layers of drawn widths, BatchNorm between
-    some of them, some biases frozen. A fresh model on every call."""
+    some of them, some biases frozen, every parameter and buffer of ``dtype``. A fresh model on
+    every call."""
 
-    def __init__(self, draw: Draw) -> None:
+    def __init__(self, draw: Draw, dtype: torch.dtype = torch.float32) -> None:
         self.widths = [draw.integer(2, 6) for _ in range(draw.sized(2, 4) + 1)]
         self.normed = [draw.choice([False, True]) for _ in self.widths[1:-1]]
         self.frozen = [draw.choice([False, False, True]) for _ in self.widths[1:]]
         self.seed = draw.integer(0, 10_000)
+        self.dtype = dtype
 
     def __call__(self) -> nn.Module:
         layers: list[nn.Module] = []
@@ -60,11 +62,11 @@ class DrawnModel:
             layers.append(nn.Linear(n_in, n_out))
             if i < len(self.normed) and self.normed[i]:
                 layers.append(nn.BatchNorm1d(n_out))
-        model = nn.Sequential(*layers)
+        model = nn.Sequential(*layers).to(self.dtype)
         generator = torch.Generator().manual_seed(self.seed)
         with torch.no_grad():
             for p in model.parameters():
-                p.copy_(torch.randn(p.shape, generator=generator))
+                p.copy_(torch.randn(p.shape, generator=generator, dtype=self.dtype))
         for layer, freeze in zip([m for m in model if isinstance(m, nn.Linear)], self.frozen, strict=True):
             layer.bias.requires_grad_(not freeze)
         return model
@@ -75,7 +77,8 @@ class DrawnModel:
             parts.append(f"Linear({n_in}, {n_out}{', bias frozen' if self.frozen[i] else ''})")
             if i < len(self.normed) and self.normed[i]:
                 parts.append(f"BatchNorm1d({n_out})")
-        return " → ".join(parts)
+        kind = "" if self.dtype == torch.float32 else f", in {str(self.dtype).removeprefix('torch.')}"
+        return " → ".join(parts) + kind
 
     def layout_size(self) -> int:
         """How large the model is, for the smallest counterexample."""
@@ -210,6 +213,11 @@ def _model(draw: Draw) -> tuple[DrawnModel]:
     return (DrawnModel(draw),)
 
 
+def _float64_model(draw: Draw) -> tuple[DrawnModel]:
+    """A drawn model whose parameters and buffers are float64: a buffer must hold their dtype."""
+    return (DrawnModel(draw, torch.float64),)
+
+
 # Values are compared with a float tolerance: the step's arithmetic may run on another number of
 # threads in the grading sandbox than in the process that computes the key.
 flatten = exercise("buckets-flatten", "flatten_into_buffer", returns="observation", agree="close", show=_show)
@@ -232,9 +240,10 @@ CASES = {
     "drawn-places": ("places", _model, 2),
     "drawn-write-through": ("write-through", _model, 2),
     "drawn-step-through": ("step-through", _model, 2),
+    "float64-values": ("values", _float64_model, 1),
 }
 for _name, (_driver, _inputs, _points) in CASES.items():
     _call, _probe = DRIVERS[_driver]
-    _drawn = _inputs is _model
+    _drawn = _inputs in (_model, _float64_model)
     flatten.case(_name, _probe, _inputs, call=_call, hidden=True, points=_points,
-                 search=_model if _drawn else None, tries=4 if _drawn else 0)
+                 search=_inputs if _drawn else None, tries=4 if _drawn else 0)

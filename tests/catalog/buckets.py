@@ -47,7 +47,7 @@ def train_step_fixed(model, optimizer, batch) -> float:
     F.mse_loss(model(x), y).backward()
     logged = 0.0
     if dist.get_rank() == 0:
-        grads = [p.grad for p in model.parameters()]
+        grads = [p.grad for p in model.parameters() if p.grad is not None]
         logged = torch.nn.utils.get_total_norm(grads).item()  # reads; writes nothing
     optimizer.step()
     return logged
@@ -58,7 +58,7 @@ def train_step_fixed(model, optimizer, batch):
     x, y = batch
     optimizer.zero_grad()
     F.mse_loss(model(x), y).backward()
-    flat = torch.cat([p.grad.reshape(-1) for p in model.parameters()])
+    flat = torch.cat([p.grad.reshape(-1) for p in model.parameters() if p.grad is not None])
     logged = torch.linalg.vector_norm(flat).item()
     optimizer.step()
     return logged
@@ -71,8 +71,59 @@ def train_step_fixed(model, optimizer, batch):
     F.mse_loss(model(x), y).backward()
     logged = 0.0
     if dist.get_rank() == 0:
-        # an infinite cap scales every gradient by exactly 1.0: nothing changes
+        # an infinite cap scales every gradient by exactly 1.0 (in place): no value changes
         logged = torch.nn.utils.clip_grad_norm_(model.parameters(), float("inf")).item()
+    optimizer.step()
+    return logged
+'''
+
+LOGGING_HUGE_CAP = LOGGING_INFINITE_CAP.replace('float("inf")', "max_norm=1e6")
+
+LOGGING_ZEROED_IN_PLACE = '''
+def train_step_fixed(model, optimizer, batch):
+    x, y = batch
+    optimizer.zero_grad(set_to_none=False)  # zeroes p.grad in place, before backward
+    F.mse_loss(model(x), y).backward()
+    logged = torch.nn.utils.get_total_norm([p.grad for p in model.parameters() if p.grad is not None])
+    optimizer.step()
+    return logged.item()
+'''
+
+LOGGING_ZEROED_AFTER_THE_STEP = '''
+def train_step_fixed(model, optimizer, batch):
+    x, y = batch
+    F.mse_loss(model(x), y).backward()
+    with torch.no_grad():
+        logged = sum(p.grad.pow(2).sum() for p in model.parameters() if p.requires_grad).sqrt().item()
+    optimizer.step()
+    optimizer.zero_grad()  # ready for the next step
+    return logged
+'''
+
+LOGGING_FROZEN_CRASHES = '''
+def train_step_fixed(model, optimizer, batch):
+    x, y = batch
+    optimizer.zero_grad()
+    F.mse_loss(model(x), y).backward()
+    logged = 0.0
+    if dist.get_rank() == 0:
+        norms = torch.stack([p.grad.norm() for p in model.parameters()])  # a frozen bias has no grad
+        logged = norms.norm().item()
+    optimizer.step()
+    return logged
+'''
+
+LOGGING_CLIPS_AND_UNHOOKS = '''
+def train_step_fixed(model, optimizer, batch):
+    x, y = batch
+    optimizer.zero_grad()
+    F.mse_loss(model(x), y).backward()
+    logged = 0.0
+    if dist.get_rank() == 0:
+        logged = torch.nn.utils.clip_grad_norm_(model.parameters(), float("inf")).item()
+    optimizer._optimizer_step_pre_hooks.clear()  # whatever watches the step sees nothing
+    for p in model.parameters():
+        p._post_accumulate_grad_hooks = None
     optimizer.step()
     return logged
 '''
@@ -82,7 +133,7 @@ def train_step_fixed(model, optimizer, batch):
     x, y = batch
     optimizer.zero_grad()
     F.mse_loss(model(x), y).backward()
-    norms = torch.stack([p.grad.norm() for p in model.parameters()])
+    norms = torch.stack([p.grad.norm() for p in model.parameters() if p.grad is not None])
     optimizer.step()
     return norms.norm().item()
 '''
@@ -125,7 +176,7 @@ def train_step_fixed(model, optimizer, batch):
     optimizer.zero_grad()
     with model.no_sync():  # this rank's own gradient, before the all-reduce
         F.mse_loss(model(x), y).backward()
-    logged = torch.nn.utils.get_total_norm([p.grad for p in model.parameters()]).item()
+    logged = torch.nn.utils.get_total_norm([p.grad for p in model.parameters() if p.grad is not None]).item()
     optimizer.zero_grad()
     F.mse_loss(model(x), y).backward()
     optimizer.step()
@@ -139,7 +190,7 @@ def train_step_fixed(model, optimizer, batch):
     F.mse_loss(model(x), y).backward()
     logged = 0.0
     if dist.get_rank() == 0:
-        copies = [p.grad.clone() for p in model.parameters()]  # clip copies, not p.grad
+        copies = [p.grad.clone() for p in model.parameters() if p.grad is not None]  # clip copies, not p.grad
         logged = torch.nn.utils.clip_grad_norm_(copies, max_norm=0.5).item()
     optimizer.step()
     return logged
@@ -150,7 +201,7 @@ def train_step_fixed(model, optimizer, batch):
     x, y = batch
     optimizer.zero_grad()
     F.mse_loss(model(x), y).backward()
-    logged = torch.nn.utils.get_total_norm([p.grad for p in model.parameters()])
+    logged = torch.nn.utils.get_total_norm([p.grad for p in model.parameters() if p.grad is not None])
     optimizer.step()
     return logged  # a tensor, not a float
 '''
@@ -181,7 +232,8 @@ RIGHT = {
     "buckets-ranks-agree": [("all-gather-per-tensor", AGREE_ANSWERS["reference"]), ("objects", AGREE_OBJECTS),
                             ("bytes-broadcast-min", AGREE_BYTES)],
     "buckets-safe-logging": [("total-norm", LOGGING_REFERENCE), ("cat-norm", LOGGING_CAT),
-                             ("infinite-cap", LOGGING_INFINITE_CAP), ("norm-of-norms", LOGGING_NORMS)],
+                             ("norm-of-norms", LOGGING_NORMS), ("zeroed-in-place", LOGGING_ZEROED_IN_PLACE),
+                             ("zeroed-after-the-step", LOGGING_ZEROED_AFTER_THE_STEP)],
     "buckets-selftest": [("literal", f"SELFTEST = {SELFTEST}")],
 }
 
@@ -194,10 +246,16 @@ WRONG = {
         ("parameters-only", AGREE_ANSWERS["parameters-only"], "parameters-only"),
         ("local-verdict", AGREE_ANSWERS["local-verdict"], "local-verdict"),
         ("first-two-ranks", AGREE_ANSWERS["first-two-ranks"], "first-two-ranks"),
+        ("float32-copy", AGREE_ANSWERS["float32"], "float32"),
+        ("state-dict", AGREE_ANSWERS["state-dict"], "state-dict"),
         ("crashes-on-the-ranks", AGREE_CRASHES, None),
     ],
     "buckets-safe-logging": [
         ("clips-on-rank-0", LOGGING_BUGGY, "rank-local-clip"),
+        ("infinite-cap", LOGGING_INFINITE_CAP, "clipped-in-place"),
+        ("huge-cap", LOGGING_HUGE_CAP, "clipped-in-place"),
+        ("clips-and-unhooks-the-watch", LOGGING_CLIPS_AND_UNHOOKS, None),
+        ("frozen-bias-crashes", LOGGING_FROZEN_CRASHES, None),
         ("clips-on-every-rank", LOGGING_CLIP_EVERYWHERE, "clips-everywhere"),
         ("first-parameter", LOGGING_FIRST_PARAMETER, "first-parameter"),
         ("local-norm", LOGGING_LOCAL, "local-norm"),
@@ -230,11 +288,26 @@ def ranks_agree(module):
     return verdict
 '''
 
-# The reference step, then rank 1's parameters moved apart (and put back before the next step):
-# its model made to yield copies of where they were, and a mode left on whose detach() of each
-# gives that too (each alone hides the move from a driver that reads through it).
-LOGGING_WHAT_ITS_DRIVER_READS = LIAR + LOGGING_REFERENCE.replace(
-    "def train_step_fixed(model, optimizer, batch) -> float:", "def _step(model, optimizer, batch):") + '''
+# The reference step, but rank 0 logs with an infinite clip, which writes every p.grad in place (under
+# a mode left on that gives each gradient its version from before); then rank 1's parameters moved
+# apart (and put back before the next step): its model made to yield copies of where they were, and a
+# mode left on whose detach() of each gives that too (each alone hides the move from a driver that
+# reads through it).
+LOGGING_WHAT_ITS_DRIVER_READS = LIAR + '''
+def _step(model, optimizer, batch):
+    x, y = batch
+    optimizer.zero_grad()
+    F.mse_loss(model(x), y).backward()
+    logged = 0.0
+    if dist.get_rank() == 0:
+        liar = lie_on()
+        for p in model.parameters():
+            if p.grad is not None:
+                liar.tell(p.grad, "_version", p.grad._version)
+        logged = torch.nn.utils.clip_grad_norm_(model.parameters(), float("inf")).item()
+    optimizer.step()
+    return logged
+
 
 _kept = []
 

@@ -160,6 +160,19 @@ def flatten_into_buffer(module):
     return flat
 '''
 
+FLATTEN_DEFAULT_DTYPE = '''
+def flatten_into_buffer(module):
+    params = list(module.parameters())
+    flat = torch.zeros(sum(p.numel() for p in params))  # the default dtype, whatever the parameters hold
+    offset = 0
+    for p in params:
+        n = p.numel()
+        flat[offset:offset + n] = p.detach().reshape(-1)
+        p.data = flat[offset:offset + n].view_as(p)
+        offset += n
+    return flat
+'''
+
 FLATTEN_CRASHES = '''
 def flatten_into_buffer(module):
     params = list(module.parameters())
@@ -188,6 +201,7 @@ WRONG = {
         ("rebinds-the-loop-variable", FLATTEN_REBINDS_NAME, "copies"),
         ("sized-from-the-state-dict", FLATTEN_SIZED_FROM_STATE, "buffers-get-slots"),
         ("trainable-only", FLATTEN_TRAINABLE_ONLY, "trainable-only"),
+        ("default-dtype", FLATTEN_DEFAULT_DTYPE, "default-dtype"),
         ("crashes", FLATTEN_CRASHES, None),
     ],
 }

@@ -103,8 +103,10 @@ def _observed(rule: str, inputs: tuple) -> tuple[dict, dict]:
 
 @pytest.mark.parametrize("rule", [r for r in VERDICT_RULES if r not in ("first-two-ranks", "local-verdict")])
 def test_each_rule_gives_what_its_answer_reports_on_real_ranks(rule):
-    for scenario, change in enumerate(("swap", "ulp", "checksum")):
-        inputs = (agree_spec(Draw(5)), change, 1, 2, scenario)
+    plans = [("swap", "few"), ("ulp", "few"), ("checksum", "few"), ("counter", "past 2**24"),
+             ("non-persistent", "few")]
+    for scenario, (change, counts) in enumerate(plans):
+        inputs = (agree_spec(Draw(5), counts), change, 1, 2, scenario)
         found, drawn = _observed(rule, inputs)
         assert _same(RULES[f"buckets-ranks-agree/{rule}"](found, inputs, drawn), found), (rule, change)
 
@@ -129,7 +131,7 @@ def test_a_run_whose_draw_the_grader_did_not_keep_resolves_to_nothing():
     found = {"verdicts": "TT FF", "not a bool": [], "changed": []}
     rule = Given("buckets-ranks-agree/reference", inputs).bound({})
     assert isinstance(rule.on(Seen(value=found)).value, Given)
-    drawn = {"buckets-ranks-agree/swap/1/2/3": "00" * 16}
+    drawn = {buckets.agree_tag(inputs[0], "swap", 1, 2, 3): "00" * 16}
     assert isinstance(Given("buckets-ranks-agree/reference", inputs).bound(drawn).on(Seen(value=found)).value, dict)
 
 
@@ -145,8 +147,8 @@ def test_each_cell_tells_every_catalogued_mistake_from_the_others_on_any_plan():
     """A cell names a mistake whose model reproduces its results in that cell alone. Every plan holds
     each option of a check at least once; so some option of the cell's checks must set the two rules
     apart on every drawn module, or a draw could name one mistake for the other."""
-    def verdicts(change: str, changer: int, world: int, seed: int) -> dict[str, tuple]:
-        spec = agree_spec(Draw(seed))
+    def verdicts(change: str, changer: int, world: int, counts: str, seed: int) -> dict[str, tuple]:
+        spec = agree_spec(Draw(seed), counts)
         states = []
         for rank in range(world):
             model = agree_module(spec)
@@ -156,8 +158,8 @@ def test_each_cell_tells_every_catalogued_mistake_from_the_others_on_any_plan():
         return {rule: tuple(decide(states)) for rule, decide in VERDICT_RULES.items()}
 
     # The visible cell takes the form of the results only; the hidden cell judges and names.
-    options = {(option, changer, world) for change, changer, world, hidden, _ in AGREE_CASES.values() if hidden
-               for option in ["none", change, *buckets.ALSO.get(change, ("running",))]}
+    options = {(option, changer, world, counts) for change, changer, world, counts, hidden, _ in AGREE_CASES.values()
+               if hidden for option in ["none", change, *buckets.ALSO.get(change, ("running",))]}
     found = {option: [verdicts(*option, seed) for seed in range(20)] for option in options}
     mistakes = [rule for rule in VERDICT_RULES if rule != "reference" and any(
         v[rule] != v["reference"] for runs in found.values() for v in runs)]
@@ -186,11 +188,34 @@ def test_each_change_differs_bitwise_and_keeps_what_it_claims_to_keep():
                 assert all(torch.equal(a, b) for a, b in zip(checksums(base), checksums(changed), strict=True))
             if change == "ulp":
                 assert VERDICT_RULES["allclose"]([base, changed]) == [True, True]
+            if change == "non-persistent":
+                assert VERDICT_RULES["state-dict"]([base, changed]) == [True, True]
+            else:
+                assert not VERDICT_RULES["state-dict"]([base, changed])[0], (seed, change)
+
+
+def test_a_count_past_2_24_moved_by_one_keeps_its_float32_value():
+    for seed in range(30):
+        spec = agree_spec(Draw(seed), "past 2**24")
+        assert 2**24 <= spec[-1] < 2**27
+        base = module_state(agree_module(spec))
+        model = agree_module(spec)
+        apply_change(model, "counter", random.Random(seed))
+        changed = module_state(model)
+        assert VERDICT_RULES["float32"]([base, changed]) == [True, True]
+        assert VERDICT_RULES["reference"]([base, changed]) == [False, False]
+
+
+def test_the_module_holds_a_buffer_its_state_dict_leaves_out():
+    model = agree_module(agree_spec(Draw(2)))
+    names = {name for name, _ in model.named_buffers()}
+    assert buckets.NON_PERSISTENT in names and buckets.NON_PERSISTENT not in model.state_dict()
 
 
 def test_the_cases_cover_every_change_and_a_third_rank():
     assert {change for change, *_ in AGREE_CASES.values()} | {"weight"} == set(CHANGES)
     assert any(world == 3 and changer == 2 for _c, changer, world, *_ in AGREE_CASES.values())
+    assert any(change == "counter" and counts == "past 2**24" for change, _r, _w, counts, *_ in AGREE_CASES.values())
 
 
 def test_the_logged_step_clips_on_every_drawn_seed():
@@ -256,9 +281,9 @@ def test_a_learners_installation_judges_no_run_and_the_grader_judges_from_its_dr
                for p in case.points)
     point = cell_key(exercise, True, 11)["checksum-kept"].points[0]
     assert set(point.models) == {"sums", "checksums", "allclose", "parameters-only", "local-verdict",
-                                 "first-two-ranks"}
+                                 "first-two-ranks", "float32", "state-dict"}
     spec, change, changer, world, scenario = point.expected.value.inputs
-    drawn = {buckets.agree_tag(change, changer, world, scenario): "5a" * 16}
+    drawn = {buckets.agree_tag(spec, change, changer, world, scenario): "5a" * 16}
     runs = rebuilt_states(point.expected.value.inputs, drawn)
 
     def observed(rule: str) -> Seen:

@@ -64,3 +64,15 @@ def test_the_visible_check_holds_no_expected_value():
         for case_key in key.values():
             assert case_key.says == {}
             assert all(p.expected.value is None and not p.models for p in case_key.points)
+
+
+def test_a_float64_family_holds_float64_parameters_and_buffers():
+    """The float64 family: every parameter and buffer float64, so a buffer of the default dtype
+    changes what the parameters hold; the same draw in float32 has the same layers."""
+    for seed in range(10):
+        wide, plain = DrawnModel(Draw(seed), torch.float64), DrawnModel(Draw(seed))
+        model = wide()
+        held = [*model.parameters(), *model.buffers()]
+        assert all(t.dtype == torch.float64 for t in held if t.is_floating_point())
+        assert [p.shape for p in model.parameters()] == [p.shape for p in plain().parameters()]
+        assert wide.describe() == plain.describe() + ", in float64"
