@@ -75,6 +75,23 @@ def _repr(fn):
     return None
 
 
+def _first_argument(fn):
+    try:
+        fn()
+    except Exception as err:  # noqa: BLE001
+        return type(err).__name__, err.args[0].partition(" Hint:")[0]
+    return None
+
+
+def _first_line(fn):
+    try:
+        fn()
+    except Exception as err:  # noqa: BLE001
+        message = str(err)
+        return type(err).__name__, (message.splitlines()[0] if message else "").partition(" Hint:")[0]
+    return None
+
+
 key("capstone-fingerprint", fingerprint, models=[
     Model("keeps-hint", _keeps_hint, "torch's hint belonged to the failure's fingerprint."),
     Model("runtime-only", _runtime_only, "every failure worth a fingerprint were a RuntimeError."),
@@ -82,6 +99,8 @@ key("capstone-fingerprint", fingerprint, models=[
     Model("empty-when-passing", _empty_when_passing, "code that does not fail had a fingerprint too."),
     Model("list", _listed, "a fingerprint could be a list."),
     Model("repr", _repr, "the error's repr were its message."),
+    Model("first-argument", _first_argument, "the first argument the error was made with were its message."),
+    Model("first-line", _first_line, "a message ended with its first line."),
 ])
 
 

@@ -225,6 +225,66 @@ def python_failure(draw: Draw) -> tuple[Code]:
     return (Code("fn raises a ValueError of its own, with a hint", fails, 1),)
 
 
+def key_failure(draw: Draw) -> tuple[Code]:
+    layer = draw.integer(1, 9)
+    name = f"layer{layer}.{draw.choice(('weight', 'bias'))}"
+
+    def fails() -> None:
+        state = {"layer0.weight": torch.ones(2, 2), "layer0.bias": torch.zeros(2)}
+        state[name]  # noqa: B018 - the lookup is the failure
+
+    return (Code(f"fn looks up {name!r} in a dict of weights that lacks it (a KeyError's message quotes "
+                 "its key)", fails, layer),)
+
+
+def arguments_failure(draw: Draw) -> tuple[Code]:
+    """Errors made with more than one argument: their message is not their first argument."""
+    kind = draw.choice(("decode", "os", "value"))
+    step = draw.sized(1, 9)
+    if kind == "decode":
+        data = bytes([0x80 + step, 0x41])
+
+        def fails() -> None:
+            data.decode("utf-8")
+
+        return (Code(f"fn decodes the bytes {data!r} as UTF-8 (a UnicodeDecodeError, made of five arguments)",
+                     fails, step),)
+    if kind == "os":
+        path = f"checkpoints/step-{step}.pt"
+
+        def fails() -> None:
+            raise OSError(2, "No such file or directory", path)
+
+        return (Code(f"fn raises OSError(2, 'No such file or directory', {path!r})", fails, step),)
+    rate = -step / 10
+
+    def fails() -> None:
+        raise ValueError("learning rate must be positive", rate)
+
+    return (Code(f"fn raises ValueError('learning rate must be positive', {rate})", fails, step),)
+
+
+def multiline_failure(draw: Draw) -> tuple[Code]:
+    """Errors whose message runs over several lines (the hint, if any, on a later one)."""
+    size = draw.sized(2, 6)
+    where = draw.integer(0, size - 1)
+    if draw.choice((True, False)):
+        def fails() -> None:
+            expected = torch.zeros(size)
+            expected[where] = 1.0
+            torch.testing.assert_close(torch.zeros(size), expected)
+
+        return (Code(f"fn compares two tensors of size {size} that differ at index {where} with "
+                     "torch.testing.assert_close (its message runs over several lines)", fails, size),)
+
+    def fails() -> None:
+        raise RuntimeError(f"batch {where} of {size} holds a NaN\nafter step {size + where}."
+                           " Hint: lower the learning rate")
+
+    return (Code(f"fn raises a RuntimeError whose message runs over two lines, a hint on the second "
+                 f"(batch {where} of {size})", fails, size),)
+
+
 def no_failure(draw: Draw) -> tuple[Code]:
     size = draw.sized(2, 6)
 
@@ -250,6 +310,9 @@ FINGERPRINT_CASES = {
     "view-of-saved-input": (view_failure, True),
     "shape-mismatch": (shape_failure, True),
     "python-error": (python_failure, True),
+    "key-error": (key_failure, True),
+    "several-arguments": (arguments_failure, True),
+    "multi-line": (multiline_failure, True),
 }
 for _name, (_family, _hidden) in FINGERPRINT_CASES.items():
     fingerprint.case(_name, "fingerprint(fn)", _family, hidden=_hidden, search=_family, tries=3)

@@ -94,6 +94,25 @@ def fingerprint(fn):
         return type(err).__name__, repr(err).split(" Hint:")[0]
 '''
 
+FINGERPRINT_FIRST_ARGUMENT = '''
+def fingerprint(fn):
+    try:
+        fn()
+    except Exception as err:
+        return type(err).__name__, err.args[0].partition(" Hint:")[0]
+    return None
+'''
+
+FINGERPRINT_FIRST_LINE = '''
+def fingerprint(fn):
+    try:
+        fn()
+    except Exception as err:
+        first_line = str(err).splitlines()[0] if str(err) else ""
+        return type(err).__name__, first_line.partition(" Hint:")[0]
+    return None
+'''
+
 # ----------------------------------------------------------------------------- capstone-regression
 BROKEN = '''
 def broken():
@@ -445,6 +464,8 @@ WRONG = {
         ("list", FINGERPRINT_LIST, "list"),
         ("first-characters", FINGERPRINT_FIRST_WORDS, None),
         ("repr", FINGERPRINT_REPR, "repr"),
+        ("first-argument", FINGERPRINT_FIRST_ARGUMENT, "first-argument"),
+        ("first-line", FINGERPRINT_FIRST_LINE, "first-line"),
     ],
     "capstone-regression": [
         ("not-minimal", BROKEN_NOT_MINIMAL + "\n" + FIXED, "not-minimal"),
