@@ -139,6 +139,13 @@ def _broken_leaf() -> None:
     w[:, 4:].mul_(100)
 
 
+def _broken_without_alias() -> None:
+    w, x = capstone_inputs()
+    hidden = (x @ w).tanh()
+    hidden.mul_(100)
+    hidden.sum().backward()
+
+
 def _broken_two_writes() -> None:
     w, x = capstone_inputs()
     hidden = (x @ w).tanh()
@@ -233,6 +240,8 @@ key("capstone-regression", _pair(), models=[
           "a reduction that no longer fails still kept the failure."),
     Model("leaf-error", _pair(broken=_broken_leaf),
           "the in-place write to the leaf w, refused at once, were the failure backward() raises."),
+    Model("no-alias", _pair(broken=_broken_without_alias),
+          "the view the fragment writes through could go from the reduction, as long as the message stayed the same."),
     Model("another-version", _pair(broken=_broken_two_writes),
           "any write to the saved output kept the failure, whatever version the message names."),
     Model("hand-raised", _pair(broken=_broken_hand_raised),

@@ -132,6 +132,15 @@ def broken() -> None:
     torch.autograd.grad(hidden.sum(), w)
 '''
 
+BROKEN_NO_GRAD_VIEW = '''
+def broken():
+    w, x = capstone_inputs()
+    hidden = (x @ w).tanh()
+    with torch.no_grad():  # stops recording, not the version counter
+        hidden[:, 4:].mul_(100)
+    hidden.sum().backward()
+'''
+
 BROKEN_WHOLE = '''
 def broken():
     w, x = capstone_inputs()
@@ -443,7 +452,7 @@ RIGHT = {
     "capstone-regression": [
         ("reference", BROKEN + "\n" + FIXED),
         ("named-view-out-of-place", BROKEN_NAMED_VIEW + "\n" + FIXED_OUT_OF_PLACE),
-        ("whole-tensor-after-backward", BROKEN_WHOLE + "\n" + FIXED_AFTER_BACKWARD),
+        ("no-grad-view-after-backward", BROKEN_NO_GRAD_VIEW + "\n" + FIXED_AFTER_BACKWARD),
     ],
     "capstone-regression-test": [
         ("reference", TEST),
@@ -475,6 +484,7 @@ WRONG = {
         ("hand-raised", BROKEN_HAND_RAISED + "\n" + FIXED, "hand-raised"),
         ("leaf-error", BROKEN_LEAF + "\n" + FIXED, "leaf-error"),
         ("two-writes", BROKEN_TWO_WRITES + "\n" + FIXED, "another-version"),
+        ("whole-tensor", BROKEN_WHOLE + "\n" + FIXED, "no-alias"),
         ("catches-its-error", BROKEN_CAUGHT + "\n" + FIXED, "reduced-away"),
         ("data-silences", BROKEN + "\n" + FIXED_DATA, "silenced"),
         ("detach-is-a-copy", BROKEN + "\n" + FIXED_DETACH, "still-raises"),
