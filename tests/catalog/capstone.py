@@ -6,8 +6,29 @@ without the answer: each must score no more than the untouched answer. The sourc
 chapter's setup cell (``torch``, ``F``, ``pytest``, ``re``, ``capstone_inputs``, ``readout``,
 ``send_to_dashboard`` imported) and the fragment's cell (``training_fragment`` defined).
 """
+from functools import cache
+from pathlib import Path
+
 from tests.catalog.always_equal import ALWAYS_EQUAL
 from tests.catalog.lying import LIAR
+
+PANEL = Path(__file__).parent.parent / "panel"
+
+
+def panel_answer(grade_id: str, name: str) -> str:
+    """An answer of the blind panel (``tests/panel/<grade id>/<name>``), kept as it was written."""
+    return (PANEL / grade_id / name).read_text()
+
+
+@cache
+def context(grade_id: str) -> str:
+    """What an answer to ``grade_id`` runs after besides the setup cell, as in the notebook: the
+    fragment's cell; a regression test, also the reference pair its visible check runs it on."""
+    from tests.cases import student_edition_cells
+
+    fragment = student_edition_cells("capstone")["capstone-why-fragment"]
+    return fragment + ("\n" + RIGHT["capstone-regression"][0][1] if grade_id == "capstone-regression-test" else "")
+
 
 # ----------------------------------------------------------------------------- capstone-fingerprint
 FINGERPRINT = '''
@@ -458,6 +479,11 @@ RIGHT = {
         ("reference", TEST),
         ("against-the-fragment", TEST_AGAINST_FRAGMENT),
         ("excinfo", TEST_EXCINFO),
+        # The panel's right tests that an evaluation without the notebook's fragment and pair refused.
+        *((name.removeprefix("right-").removesuffix(".py"), panel_answer("capstone-regression-test", name))
+          for name in ("right-analytic-gradient.py", "right-cross-entropy-double-check.py",
+                       "right-derived-fingerprint.py", "right-literal-autograd.py", "right-other-values.py",
+                       "right-try-except-else.py")),
     ],
     "capstone-selftest": [
         ("literal", 'SELFTEST = {"q1": True, "q2": False, "q3": 2, "q4": True}'),
@@ -499,7 +525,7 @@ WRONG = {
         ("type-only", TEST_TYPE_ONLY, "type-only"),
         ("fixed-only", TEST_FIXED_ONLY, "fixed-only"),
         ("catches-everything", TEST_CATCHES_EVERYTHING, "asserts-nothing"),
-        ("wrong-expectation", TEST_WRONG_EXPECTATION, "wrong-expectation"),
+        ("wrong-expectation", TEST_WRONG_EXPECTATION, "fails-on-correct-pairs"),
         ("tests-the-fragment", TEST_TRAINING_FRAGMENT, "fixed-only"),
     ],
     "capstone-selftest": [

@@ -7,7 +7,18 @@ misconception (a model of ``answer_key.capstone_closed_book``) their feedback mu
 ``EXPLOITS`` must score no more than the untouched answer.
 """
 
+from functools import cache
+
 from tests.catalog.capstone import STALE_BY_HAND
+
+
+@cache
+def context(grade_id: str) -> str:
+    """What an answer runs after besides the setup cell, as in the notebook: the fragment's cell."""
+    from tests.cases import student_edition_cells
+
+    return student_edition_cells("capstone-closed-book")["capstone-closed-book-fragment"]
+
 
 BROKEN = '''
 def broken():
