@@ -75,6 +75,15 @@ def _broken_reduced_away() -> None:
     loss.backward()
 
 
+def _broken_without_alias() -> None:
+    w, x = closed_book_inputs()
+    scores = x @ w + 0.1
+    loss = scores.pow(2).sum()
+    with torch.no_grad():
+        scores.clamp_(min=0.0)
+    loss.backward()
+
+
 def _broken_leaf() -> None:
     w, x = closed_book_inputs()
     w.clamp_(min=0.0)
@@ -150,6 +159,9 @@ key("capstone-reproduce", _answer(), models=[
           "a reduction that no longer fails still kept the failure."),
     Model("not-minimal", _answer(broken=_broken_not_minimal),
           "statements the failure does not need belonged in the reduction."),
+    Model("no-alias", _answer(broken=_broken_without_alias),
+          "the detach() the fragment clamps through could go from the reduction, as long as the message "
+          "stayed the same."),
     Model("leaf-error", _answer(broken=_broken_leaf),
           "the in-place write to the leaf w, refused at once, were the failure backward() raises."),
     Model("silenced", _answer(fixed=_fixed_through_data),

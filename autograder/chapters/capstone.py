@@ -8,7 +8,8 @@ writes ``fingerprint(fn)``, reduces the fragment to a 1-minimal ``broken()``, re
 
 What the checks observe (:mod:`autograder.engine.reduction`): what ``broken()`` raised, and the evidence
 only the mechanism leaves — the error left a ``backward`` that ``broken()`` itself called, and the
-graph it built holds a saved tensor that is stale with that very message; how many one-statement
+graph it built holds a saved tensor that is stale with that very message; whether its in-place
+write went through an alias of a tensor of the graph, as the fragment's does; how many one-statement
 deletions of ``broken()`` still raise it, and which other functions made torch calls for it;
 what ``fixed()`` returns and sends to the dashboard on inputs the grader draws; and a test's
 verdict on the learner's own pair and mutants of it (feedback), and on the grader's correct pairs
@@ -126,8 +127,23 @@ def failure_driver(providers: tuple[Callable[..., Any], ...], *,
 
     def observe(broken: Callable[[], Any]) -> dict[str, Any]:
         found = _witnessed(broken, providers)
-        found.pop("torch calls made by other functions")
-        return found
+        return {name: found[name] for name in
+                ("raised", "raised by a backward it called", "a saved tensor is stale with that message")}
+
+    return observe
+
+
+def alias_driver(providers: tuple[Callable[..., Any], ...], *,
+                 _witnessed: Callable[..., dict] = witnessed_failure) -> Callable[..., dict]:
+    """A driver for the alias of ``broken()``'s failure: whether the in-place write that makes it
+    reached a tensor of the graph through an alias (a view, or a ``detach()``) rather than the
+    tensor itself — which the message does not tell (observed only when the mechanism raised it)."""
+
+    def observe(broken: Callable[[], Any]) -> dict[str, Any]:
+        found = _witnessed(broken, providers)
+        real = found["raised by a backward it called"] and found["a saved tensor is stale with that message"]
+        return {"its write went through an alias": found["written through an alias"] if real
+                else "its failure was not raised by a backward it called"}
 
     return observe
 
@@ -225,6 +241,66 @@ def python_failure(draw: Draw) -> tuple[Code]:
     return (Code("fn raises a ValueError of its own, with a hint", fails, 1),)
 
 
+def key_failure(draw: Draw) -> tuple[Code]:
+    layer = draw.integer(1, 9)
+    name = f"layer{layer}.{draw.choice(('weight', 'bias'))}"
+
+    def fails() -> None:
+        state = {"layer0.weight": torch.ones(2, 2), "layer0.bias": torch.zeros(2)}
+        state[name]  # noqa: B018 - the lookup is the failure
+
+    return (Code(f"fn looks up {name!r} in a dict of weights that lacks it (a KeyError's message quotes "
+                 "its key)", fails, layer),)
+
+
+def arguments_failure(draw: Draw) -> tuple[Code]:
+    """Errors made with more than one argument: their message is not their first argument."""
+    kind = draw.choice(("decode", "os", "value"))
+    step = draw.sized(1, 9)
+    if kind == "decode":
+        data = bytes([0x80 + step, 0x41])
+
+        def fails() -> None:
+            data.decode("utf-8")
+
+        return (Code(f"fn decodes the bytes {data!r} as UTF-8 (a UnicodeDecodeError, made of five arguments)",
+                     fails, step),)
+    if kind == "os":
+        path = f"checkpoints/step-{step}.pt"
+
+        def fails() -> None:
+            raise OSError(2, "No such file or directory", path)
+
+        return (Code(f"fn raises OSError(2, 'No such file or directory', {path!r})", fails, step),)
+    rate = -step / 10
+
+    def fails() -> None:
+        raise ValueError("learning rate must be positive", rate)
+
+    return (Code(f"fn raises ValueError('learning rate must be positive', {rate})", fails, step),)
+
+
+def multiline_failure(draw: Draw) -> tuple[Code]:
+    """Errors whose message runs over several lines (the hint, if any, on a later one)."""
+    size = draw.sized(2, 6)
+    where = draw.integer(0, size - 1)
+    if draw.choice((True, False)):
+        def fails() -> None:
+            expected = torch.zeros(size)
+            expected[where] = 1.0
+            torch.testing.assert_close(torch.zeros(size), expected)
+
+        return (Code(f"fn compares two tensors of size {size} that differ at index {where} with "
+                     "torch.testing.assert_close (its message runs over several lines)", fails, size),)
+
+    def fails() -> None:
+        raise RuntimeError(f"batch {where} of {size} holds a NaN\nafter step {size + where}."
+                           " Hint: lower the learning rate")
+
+    return (Code(f"fn raises a RuntimeError whose message runs over two lines, a hint on the second "
+                 f"(batch {where} of {size})", fails, size),)
+
+
 def no_failure(draw: Draw) -> tuple[Code]:
     size = draw.sized(2, 6)
 
@@ -250,6 +326,9 @@ FINGERPRINT_CASES = {
     "view-of-saved-input": (view_failure, True),
     "shape-mismatch": (shape_failure, True),
     "python-error": (python_failure, True),
+    "key-error": (key_failure, True),
+    "several-arguments": (arguments_failure, True),
+    "multi-line": (multiline_failure, True),
 }
 for _name, (_family, _hidden) in FINGERPRINT_CASES.items():
     fingerprint.case(_name, "fingerprint(fn)", _family, hidden=_hidden, search=_family, tries=3)
@@ -257,6 +336,7 @@ for _name, (_family, _hidden) in FINGERPRINT_CASES.items():
 
 # --------------------------------------------------------------------------- capstone-regression
 observe_broken = failure_driver(PROVIDERS)
+observe_alias = alias_driver(PROVIDERS)
 observe_reduction = reduction_driver(PROVIDERS)
 observe_fixed = fixed_driver("capstone_inputs", "send_to_dashboard")
 observe_fixed_twice = fixed_driver("capstone_inputs", "send_to_dashboard", calls=2)
@@ -275,6 +355,10 @@ regression = exercise("capstone-regression", '{"broken": broken, "fixed": fixed}
                       agree="close")
 regression.judged_when_graded("broken-fails", "broken()", tuple, subject="broken", call=observe_broken,
                                show=lambda inputs: "the fragment's inputs")
+# The fragment's failure is a write through an alias of the output tanh saved: a reduction that writes
+# that output itself fails with the same message, and is another bug.
+regression.judged_when_graded("broken-alias", "the in-place write of broken()", tuple, subject="broken",
+                               call=observe_alias, show=lambda inputs: "the fragment's inputs")
 regression.judged_when_graded("broken-minimal", "each one-statement deletion of broken()", tuple, subject="broken",
                                call=observe_reduction, points=2, show=lambda inputs: "the fragment's inputs")
 regression.case("fixed-gradient", "fixed()", _drawn, subject="fixed", call=observe_fixed, show=_show_drawn)

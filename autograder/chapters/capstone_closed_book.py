@@ -26,6 +26,7 @@ import torch
 
 from autograder.chapters.capstone import (
     DrawnInputs,
+    alias_driver,
     failure_driver,
     fixed_driver,
     mutation_cases,
@@ -87,6 +88,9 @@ reproduce.case("test-form", "test_regression()", tuple, subject="test_regression
                points=0)
 reproduce.case("broken-fails", "broken()", tuple, subject="broken", call=_picked(BROKEN, failure_driver(PROVIDERS)),
                hidden=True)
+# The fragment's failure is a clamp through an alias of the scores pow and abs saved.
+reproduce.case("broken-alias", "the in-place write of broken()", tuple, subject="broken",
+               call=_picked(BROKEN, alias_driver(PROVIDERS)), hidden=True)
 reproduce.case("broken-minimal", "each one-statement deletion of broken()", tuple, subject="broken",
                call=_picked(BROKEN, reduction_driver(PROVIDERS)), hidden=True, points=2)
 reproduce.case("fixed-gradient", "fixed()", _drawn, subject="fixed",

@@ -12,10 +12,11 @@ Tools the chapter's cells call:
 What the checks observe (facts, never a verdict): what a function raised, as data; whether that
 error left a ``backward`` (or ``autograd.grad``) that the function itself called, and whether a
 saved tensor of the graph it built is stale with that very message — evidence that only the
-version-counter mechanism produces (:class:`Witness`); how many of its one-statement deletions
-still raise what it raises; and which functions other than itself (and the chapter's providers of
-data) made torch calls while it ran. A witness that is switched off sees nothing, and so removes
-evidence: it never vouches for a failure.
+version-counter mechanism produces (:class:`Witness`); whether an in-place write of its own
+reached a tensor of the graph through an alias (a view, or a ``detach()``); how many of its
+one-statement deletions still raise what it raises; and which functions other than itself (and
+the chapter's providers of data) made torch calls while it ran. A witness that is switched off
+sees nothing, and so removes evidence: it never vouches for a failure.
 """
 
 from __future__ import annotations
@@ -44,7 +45,13 @@ VERSION_COUNTER = "modified by an inplace operation"
 _MISSING = object()
 #: The calls whose errors count as raised by backward: torch's own, by identity.
 BACKWARDS = (torch.Tensor.backward, torch.autograd.backward, torch.autograd.grad)
+#: Calls that only switch autograd's grad mode (what ``torch.no_grad()`` and its kin make on entry
+#: and exit, from torch's own frames): no computation, so nobody's torch call.
+MODE_SWITCHES = (torch._C._set_grad_enabled,)
 _DISPATCH = handle_torch_function.__code__
+# Captured when this module is imported, as :mod:`autograder.engine.facts` captures its own (a
+# method rebound on torch later does not answer for them).
+_is_view = torch.Tensor._is_view
 
 Failure = tuple[str, str]
 
@@ -224,7 +231,7 @@ def _tensors(value: Any) -> Iterator[torch.Tensor]:
 
 class Witness(TorchFunctionMode):
     """Watches the torch calls a function makes: where each was called from, the tensors they
-    returned, and the errors that left a backward.
+    returned, the errors that left a backward, and whether a write of its own went through an alias.
 
     Args:
         own: The function watched: calls from its code (and code nested in it) are its own.
@@ -239,6 +246,7 @@ class Witness(TorchFunctionMode):
         self.outputs: list[torch.Tensor] = []
         self.outside: set[str] = set()
         self.escaped: list[tuple[BaseException, str, bool]] = []
+        self.through_alias = False
 
     def _caller(self, func: Any) -> types.FrameType | None:
         own_code = getattr(inspect.unwrap(func), "__code__", None) if callable(func) else None
@@ -248,18 +256,45 @@ class Witness(TorchFunctionMode):
         return frame
 
     def __torch_function__(self, func, types_, args=(), kwargs=None):
+        if any(func is switch for switch in MODE_SWITCHES):
+            return func(*args, **(kwargs or {}))
         frame = self._caller(func)
         mine = frame is not None and frame.f_code in self.own
         if frame is not None and not mine and frame.f_code not in self.providers:
             self.outside.add(frame.f_code.co_name)
+        before = self._versions(args, kwargs) if mine else {}
         try:
             result = func(*args, **(kwargs or {}))
         except BaseException as err:
             if any(func is backward for backward in BACKWARDS):
                 self.escaped.append((err, _message(err), mine))
             raise
+        finally:
+            if before:
+                self.through_alias |= self._wrote_through_alias(before, args, kwargs)
         self.outputs += list(_tensors(result))
         return result
+
+    def _versions(self, args: tuple, kwargs: dict | None) -> dict[int, tuple[torch.Tensor, int]]:
+        """The version of every tensor the function had and of the call's arguments, by identity."""
+        found: dict[int, tuple[torch.Tensor, int]] = {}
+        with facts.untouched():
+            for t in [*self.outputs, *_tensors(list(args)), *_tensors(list((kwargs or {}).values()))]:
+                if id(t) not in found:
+                    found[id(t)] = (t, facts.version(t))
+        return found
+
+    def _wrote_through_alias(self, before: dict[int, tuple[torch.Tensor, int]], args: tuple,
+                             kwargs: dict | None) -> bool:
+        """Whether the call wrote, in place, a tensor that is an alias — a view, or a tensor off the
+        graph (what ``detach()`` makes) — of another tensor whose version it moved with it, one
+        autograd tracks: the writes share that tensor's version counter."""
+        with facts.untouched():
+            moved = [t for t, version in before.values() if facts.version(t) != version]
+            written = [t for t in [*_tensors(list(args)), *_tensors(list((kwargs or {}).values()))]
+                       if any(t is m for m in moved)]
+            return any((_is_view(t) or not facts.requires_grad(t))
+                       and any(s is not t and facts.requires_grad(s) for s in moved) for t in written)
 
     def stale_messages(self) -> set[str]:
         """The errors torch gives when asked for the saved tensors of the graph the watched
@@ -269,7 +304,12 @@ class Witness(TorchFunctionMode):
         messages: set[str] = set()
         seen: set[int] = set()
         with facts.untouched():
-            pending = [facts.grad_fn(t) for t in self.outputs]
+            pending = []
+            for t in self.outputs:
+                try:
+                    pending.append(facts.grad_fn(t))
+                except RuntimeError:  # a view made under no_grad whose base was written since: torch
+                    pass              # refuses its node, and the base's graph is read from the base
             while pending:
                 node = pending.pop()
                 if node is None or id(node) in seen:
@@ -302,8 +342,10 @@ def witnessed_failure(function: Callable[[], Any], providers: Iterable[Callable[
         error left a call of ``backward`` (or ``autograd.grad``) made by the function's own
         statements, with its message unchanged since; ``a saved tensor is stale with that
         message``: asking the graph it built for a saved tensor gives that very error;
-        ``torch calls made by other functions``: the names of functions other than itself (and
-        the providers of data) from which torch was called.
+        ``written through an alias``: an in-place write of its own statements reached a tensor of
+        the graph through an alias of it (a view, or a ``detach()``); ``torch calls made by other
+        functions``: the names of functions other than itself (and the providers of data) from
+        which torch was called.
     """
     witness = _witness(function, providers)
     error = None
@@ -322,6 +364,7 @@ def witnessed_failure(function: Callable[[], Any], providers: Iterable[Callable[
     stale = error is not None and raised[1] in witness.stale_messages()
     return {"raised": raised, "raised by a backward it called": by_backward,
             "a saved tensor is stale with that message": stale,
+            "written through an alias": witness.through_alias,
             "torch calls made by other functions": sorted(witness.outside)}
 
 

@@ -6,8 +6,29 @@ without the answer: each must score no more than the untouched answer. The sourc
 chapter's setup cell (``torch``, ``F``, ``pytest``, ``re``, ``capstone_inputs``, ``readout``,
 ``send_to_dashboard`` imported) and the fragment's cell (``training_fragment`` defined).
 """
+from functools import cache
+from pathlib import Path
+
 from tests.catalog.always_equal import ALWAYS_EQUAL
 from tests.catalog.lying import LIAR
+
+PANEL = Path(__file__).parent.parent / "panel"
+
+
+def panel_answer(grade_id: str, name: str) -> str:
+    """An answer of the blind panel (``tests/panel/<grade id>/<name>``), kept as it was written."""
+    return (PANEL / grade_id / name).read_text()
+
+
+@cache
+def context(grade_id: str) -> str:
+    """What an answer to ``grade_id`` runs after besides the setup cell, as in the notebook: the
+    fragment's cell; a regression test, also the reference pair its visible check runs it on."""
+    from tests.cases import student_edition_cells
+
+    fragment = student_edition_cells("capstone")["capstone-why-fragment"]
+    return fragment + ("\n" + RIGHT["capstone-regression"][0][1] if grade_id == "capstone-regression-test" else "")
+
 
 # ----------------------------------------------------------------------------- capstone-fingerprint
 FINGERPRINT = '''
@@ -94,6 +115,25 @@ def fingerprint(fn):
         return type(err).__name__, repr(err).split(" Hint:")[0]
 '''
 
+FINGERPRINT_FIRST_ARGUMENT = '''
+def fingerprint(fn):
+    try:
+        fn()
+    except Exception as err:
+        return type(err).__name__, err.args[0].partition(" Hint:")[0]
+    return None
+'''
+
+FINGERPRINT_FIRST_LINE = '''
+def fingerprint(fn):
+    try:
+        fn()
+    except Exception as err:
+        first_line = str(err).splitlines()[0] if str(err) else ""
+        return type(err).__name__, first_line.partition(" Hint:")[0]
+    return None
+'''
+
 # ----------------------------------------------------------------------------- capstone-regression
 BROKEN = '''
 def broken():
@@ -111,6 +151,15 @@ def broken() -> None:
     dashboard = hidden[:, 4:]
     dashboard.mul_(100)
     torch.autograd.grad(hidden.sum(), w)
+'''
+
+BROKEN_NO_GRAD_VIEW = '''
+def broken():
+    w, x = capstone_inputs()
+    hidden = (x @ w).tanh()
+    with torch.no_grad():  # stops recording, not the version counter
+        hidden[:, 4:].mul_(100)
+    hidden.sum().backward()
 '''
 
 BROKEN_WHOLE = '''
@@ -424,12 +473,17 @@ RIGHT = {
     "capstone-regression": [
         ("reference", BROKEN + "\n" + FIXED),
         ("named-view-out-of-place", BROKEN_NAMED_VIEW + "\n" + FIXED_OUT_OF_PLACE),
-        ("whole-tensor-after-backward", BROKEN_WHOLE + "\n" + FIXED_AFTER_BACKWARD),
+        ("no-grad-view-after-backward", BROKEN_NO_GRAD_VIEW + "\n" + FIXED_AFTER_BACKWARD),
     ],
     "capstone-regression-test": [
         ("reference", TEST),
         ("against-the-fragment", TEST_AGAINST_FRAGMENT),
         ("excinfo", TEST_EXCINFO),
+        # The panel's right tests that an evaluation without the notebook's fragment and pair refused.
+        *((name.removeprefix("right-").removesuffix(".py"), panel_answer("capstone-regression-test", name))
+          for name in ("right-analytic-gradient.py", "right-cross-entropy-double-check.py",
+                       "right-derived-fingerprint.py", "right-literal-autograd.py", "right-other-values.py",
+                       "right-try-except-else.py")),
     ],
     "capstone-selftest": [
         ("literal", 'SELFTEST = {"q1": True, "q2": False, "q3": 2, "q4": True}'),
@@ -445,6 +499,8 @@ WRONG = {
         ("list", FINGERPRINT_LIST, "list"),
         ("first-characters", FINGERPRINT_FIRST_WORDS, None),
         ("repr", FINGERPRINT_REPR, "repr"),
+        ("first-argument", FINGERPRINT_FIRST_ARGUMENT, "first-argument"),
+        ("first-line", FINGERPRINT_FIRST_LINE, "first-line"),
     ],
     "capstone-regression": [
         ("not-minimal", BROKEN_NOT_MINIMAL + "\n" + FIXED, "not-minimal"),
@@ -454,6 +510,7 @@ WRONG = {
         ("hand-raised", BROKEN_HAND_RAISED + "\n" + FIXED, "hand-raised"),
         ("leaf-error", BROKEN_LEAF + "\n" + FIXED, "leaf-error"),
         ("two-writes", BROKEN_TWO_WRITES + "\n" + FIXED, "another-version"),
+        ("whole-tensor", BROKEN_WHOLE + "\n" + FIXED, "no-alias"),
         ("catches-its-error", BROKEN_CAUGHT + "\n" + FIXED, "reduced-away"),
         ("data-silences", BROKEN + "\n" + FIXED_DATA, "silenced"),
         ("detach-is-a-copy", BROKEN + "\n" + FIXED_DETACH, "still-raises"),
@@ -468,7 +525,7 @@ WRONG = {
         ("type-only", TEST_TYPE_ONLY, "type-only"),
         ("fixed-only", TEST_FIXED_ONLY, "fixed-only"),
         ("catches-everything", TEST_CATCHES_EVERYTHING, "asserts-nothing"),
-        ("wrong-expectation", TEST_WRONG_EXPECTATION, "wrong-expectation"),
+        ("wrong-expectation", TEST_WRONG_EXPECTATION, "fails-on-correct-pairs"),
         ("tests-the-fragment", TEST_TRAINING_FRAGMENT, "fixed-only"),
     ],
     "capstone-selftest": [

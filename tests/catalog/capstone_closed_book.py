@@ -7,7 +7,18 @@ misconception (a model of ``answer_key.capstone_closed_book``) their feedback mu
 ``EXPLOITS`` must score no more than the untouched answer.
 """
 
+from functools import cache
+
 from tests.catalog.capstone import STALE_BY_HAND
+
+
+@cache
+def context(grade_id: str) -> str:
+    """What an answer runs after besides the setup cell, as in the notebook: the fragment's cell."""
+    from tests.cases import student_edition_cells
+
+    return student_edition_cells("capstone-closed-book")["capstone-closed-book-fragment"]
+
 
 BROKEN = '''
 def broken():
@@ -27,6 +38,36 @@ def broken() -> None:
     loss = scores.abs().mean()
     monitor.clamp_(min=0.0)
     torch.autograd.grad(loss, w)
+'''
+
+BROKEN_NO_GRAD_VIEW = '''
+def broken():
+    w, x = closed_book_inputs()
+    scores = x @ w + 0.1
+    loss = scores.abs().sum()
+    with torch.no_grad():  # stops recording, not the version counter
+        scores[:, :].clamp_(min=0.0)  # a view of the scores abs saved
+    loss.backward()
+'''
+
+BROKEN_NO_GRAD_DETACH = '''
+def broken():
+    w, x = closed_book_inputs()
+    scores = x @ w + 0.1
+    loss = scores.pow(2).sum()
+    with torch.no_grad():
+        scores.detach().clamp_(min=0.0)
+    loss.backward()
+'''
+
+BROKEN_NO_GRAD_SCORES = '''
+def broken():
+    w, x = closed_book_inputs()
+    scores = x @ w + 0.1
+    loss = scores.abs().sum()
+    with torch.no_grad():  # the scores themselves, with no alias
+        scores.clamp_(min=0.0)
+    loss.backward()
 '''
 
 BROKEN_BIAS = '''
@@ -309,6 +350,8 @@ RIGHT = {
         ("fingerprints", BROKEN_BIAS + FIXED + TEST_FINGERPRINTS),
         ("abs-out-of-place-match", BROKEN_ABS + FIXED_OUT_OF_PLACE + TEST_MATCH),
         ("bias-after-backward-formula", BROKEN_BIAS + FIXED_AFTER_BACKWARD + TEST_FORMULA),
+        ("no-grad-view", BROKEN_NO_GRAD_VIEW + FIXED_OUT_OF_PLACE + TEST),
+        ("no-grad-detach", BROKEN_NO_GRAD_DETACH + FIXED + TEST_FINGERPRINTS),
     ],
 }
 
@@ -319,6 +362,7 @@ WRONG = {
         ("another-operation", BROKEN_MM + FIXED + TEST, None),
         ("hand-raised", BROKEN_HAND_RAISED + FIXED + TEST, None),
         ("leaf-error", BROKEN_LEAF + FIXED + TEST, "leaf-error"),
+        ("no-grad-scores", BROKEN_NO_GRAD_SCORES + FIXED + TEST, "no-alias"),
         ("clone-reduced-away", BROKEN_CLONED + FIXED + TEST, "reduced-away"),
         ("data-silences", BROKEN + FIXED_DATA + TEST, "silenced"),
         ("no-grad-detach", BROKEN + FIXED_NO_GRAD + TEST, "still-raises"),

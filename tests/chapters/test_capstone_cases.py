@@ -107,6 +107,54 @@ def test_a_helper_that_makes_the_failure_is_named_and_vouches_for_nothing():
     assert not found["raised by a backward it called"]
 
 
+WRITES = {  # how broken() writes tanh's saved output in place, and whether that goes through an alias
+    "hidden[:, 4:].mul_(100)": True,
+    "hidden.detach().mul_(100)": True,
+    "hidden.detach()[:, 4:].mul_(100)": True,
+    "hidden.T.mul_(100)": True,
+    "with torch.no_grad():\n        hidden[:, 4:].mul_(100)": True,
+    "with torch.no_grad():\n        hidden.detach().mul_(100)": True,
+    "hidden.mul_(100)": False,
+    "hidden += 1": False,
+    "with torch.no_grad():\n        hidden.mul_(100)": False,
+    "hidden[:, 4:] = hidden[:, 4:] * 100": False,
+}
+
+
+@pytest.mark.parametrize("write", WRITES)
+def test_the_witness_sees_whether_the_write_went_through_an_alias(write):
+    """Every write fails with the fragment's fingerprint and its evidence, under torch.no_grad() too
+    (whose view's node torch refuses to give, and whose grad mode switch is nobody's torch call);
+    only the alias differs."""
+    found = witnessed_failure(_defined(f"""
+def broken():
+    w, x = capstone_inputs()
+    hidden = (x @ w).tanh()
+    loss = hidden.sum()
+    {write}
+    loss.backward()
+"""), PROVIDERS)
+    assert found["raised"] == ["RuntimeError", MESSAGE]
+    assert found["raised by a backward it called"] and found["a saved tensor is stale with that message"]
+    assert found["torch calls made by other functions"] == []
+    assert found["written through an alias"] is WRITES[write]
+
+
+def test_a_write_through_a_view_of_a_tensor_that_needs_no_gradient_is_not_the_alias_of_the_failure():
+    """The batch ``x`` needs no gradient: writing it through a view does not make the direct write
+    of ``hidden`` a write through an alias."""
+    found = witnessed_failure(_defined("""
+def broken():
+    w, x = capstone_inputs()
+    hidden = (x @ w).tanh()
+    loss = hidden.sum()
+    x[:, 1:].mul_(2)
+    hidden.mul_(100)
+    loss.backward()
+"""), PROVIDERS)
+    assert found["a saved tensor is stale with that message"] and not found["written through an alias"]
+
+
 def test_the_deletion_count_is_that_of_the_learners_own_statements():
     assert deletions_keeping(key.broken) == 0
     assert deletions_keeping(_defined(BROKEN_NOT_MINIMAL)) == 2
