@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ctypes
 import importlib.metadata
+import json
 import os
 import sys
 import sysconfig
@@ -73,6 +74,12 @@ OBSERVING = (
 DEVICES = ("null", "zero", "full", "random", "urandom")
 SCRATCH = "/tmp/scratch"
 OLD_ROOT = ".old"
+#: The folders a job mounts afresh: what a tree holds under them (a checkout or an environment in
+#: ``/tmp``) is bound here instead, in a folder only root may enter, and bound back over the job's
+#: fresh folder by :func:`enter`, with the links to the interpreter made there; the file ``paths``
+#: inside lists both.
+JOB_FOLDERS = ("/tmp", "/dev/shm", "/proc")
+SHADOW = "/.under-job-folders"
 # A tree lives under the zygote's own folder in /run, which only root can enter.
 TREES = "/run/{user}-jail"
 
@@ -214,9 +221,17 @@ def _populate(root: str, allow: Allowed, uid: int, gid: int, name: str) -> None:
     for link in ("/bin", "/lib", "/lib64", "/sbin"):  # a merged /usr's links, as ELF interpreters name them
         if os.path.islink(link):
             os.symlink(os.readlink(link), root + link)
-    _mirror_links(root, sys.executable)
+    shadowed = [p for p in _outermost(allow.paths) if _inside(p, JOB_FOLDERS)]
     for path in _outermost(allow.paths):
-        _bind(root, path)
+        _bind(root + SHADOW if path in shadowed else root, path)
+    links = _links_to(sys.executable)
+    for link, target in links:
+        if not _inside(link, JOB_FOLDERS):
+            _link(root, link, target)
+    os.makedirs(root + SHADOW, mode=0o700, exist_ok=True)
+    os.chmod(root + SHADOW, 0o700)
+    with open(f"{root}{SHADOW}/paths", "w", encoding="utf-8") as handle:
+        json.dump({"bound": shadowed, "links": [pair for pair in links if _inside(pair[0], JOB_FOLDERS)]}, handle)
     for path in allow.covered:
         mount("tmpfs", root + path, "tmpfs", MS_NOSUID | MS_NODEV | MS_RDONLY, "size=4k,mode=755")
     os.makedirs(root + "/dev", mode=0o755)
@@ -244,6 +259,10 @@ def _etc(uid: int, gid: int, name: str) -> dict[str, str]:
     }
 
 
+def _inside(path: str, folders: tuple[str, ...]) -> bool:
+    return any(path == f or path.startswith(f + "/") for f in folders)
+
+
 def _outermost(paths: tuple[str, ...]) -> list[str]:
     """The paths not inside another one of them (binding a folder binds what it holds)."""
     kept: list[str] = []
@@ -253,32 +272,37 @@ def _outermost(paths: tuple[str, ...]) -> list[str]:
     return kept
 
 
-def _mirror_links(root: str, path: str) -> None:
-    """Recreate in the tree the symbolic links ``path`` goes through (a virtual environment's
-    ``bin/python`` links to the interpreter it was made from)."""
+def _links_to(path: str) -> list[tuple[str, str]]:
+    """The symbolic links ``path`` goes through (a virtual environment's ``bin/python`` links to the
+    interpreter it was made from), each with its target, to be made again in a tree."""
     current = "/"
     for part in Path(path).parts[1:]:
         current = os.path.join(current, part)
         if os.path.islink(current):
             target = os.readlink(current)
-            if not os.path.lexists(root + current):
-                os.makedirs(os.path.dirname(root + current), mode=0o755, exist_ok=True)
-                os.symlink(target, root + current)
-            _mirror_links(root, os.path.normpath(os.path.join(os.path.dirname(current), target)))
-            return
+            return [(current, target), *_links_to(os.path.normpath(os.path.join(os.path.dirname(current), target)))]
+    return []
 
 
-def _bind(root: str, path: str, devices: bool = False) -> None:
+def _link(root: str, link: str, target: str) -> None:
+    if not os.path.lexists(root + link):
+        os.makedirs(os.path.dirname(root + link), mode=0o755, exist_ok=True)
+        os.symlink(target, root + link)
+
+
+def _bind(root: str, path: str, devices: bool = False, source: str | None = None) -> None:
+    """Bind ``source`` (by default ``path`` itself) read-only at ``path`` inside ``root``."""
+    source = source or path
     target = root + path
-    if os.path.isdir(path):
+    if os.path.isdir(source):
         os.makedirs(target, mode=0o755, exist_ok=True)
     else:
         os.makedirs(os.path.dirname(target), mode=0o755, exist_ok=True)
         with open(target, "a"):
             pass
-    mount(path, target, None, MS_BIND | MS_REC)
+    mount(source, target, None, MS_BIND | MS_REC)
     flags = MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | (0 if devices else MS_NODEV)
-    mount(path, target, None, flags)
+    mount(source, target, None, flags)
 
 
 # ------------------------------------------------------------------------------ entering one
@@ -298,6 +322,12 @@ def enter(root: str, uid: int, gid: int) -> None:
     mount("proc", base + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     os.mkdir(base + SCRATCH, 0o700)
     os.chown(base + SCRATCH, uid, gid)
+    with open(f"{base}{SHADOW}/paths", encoding="utf-8") as handle:
+        shadowed = json.load(handle)
+    for path in shadowed["bound"]:
+        _bind(base, path, source=base + SHADOW + path)
+    for link, target in shadowed["links"]:
+        _link(base, link, target)
     if root != "/":
         os.chdir(root)
         _pivot_root(".", OLD_ROOT)
