@@ -115,6 +115,14 @@ def _gate_unrepaired(x: torch.Tensor) -> torch.Tensor:
     return (s * t).sum()
 
 
+def _gate_cloned_once(x: torch.Tensor) -> torch.Tensor:
+    s = x.sigmoid().clone()
+    t = x.tanh().clone()
+    s.mul_(t)
+    t.sub_(s)
+    return (s * t).sum()
+
+
 def _gate_first_write_only(x: torch.Tensor) -> torch.Tensor:
     s = x.sigmoid() * x.tanh()
     t = x.tanh()
@@ -144,9 +152,11 @@ def _gate_old_s(x: torch.Tensor) -> torch.Tensor:
 
 
 key("inplace-fix-gate", fixed_gate, models=[
-    # Cloning each result once is observed exactly as the unrepaired gate: mul_ saved t itself.
-    Model("unrepaired", _gate_unrepaired,
-          "every tensor the two writes reach were safe to overwrite before backward."),
+    # The unrepaired gate is observed exactly as this one: the first stale tensor backward unpacks
+    # is the t that s.mul_(t) saved for s's gradient, whether or not sigmoid's and tanh's results
+    # were cloned.
+    Model("mul-keeps-no-reference", _gate_cloned_once,
+          "s.mul_(t) kept no reference to t, so writing t afterwards were harmless."),
     # Writes under no_grad are observed exactly as this one: backward stops at tanh's saved result.
     Model("tanh-write", _gate_first_write_only,
           "a write into tanh's result left what tanh saved for its backward usable."),

@@ -220,8 +220,12 @@ key("inplace-reproduce", REFERENCE, models=[
           "the gradient were taken at the value the leaf has after its update."),
     Model("update-after-backward", _with(grad_after_repair=_update_after_backward),
           "the update of the leaf could wait until backward had run."),
+    # f applied to a fresh leaf cut from x (x.detach().clone().requires_grad_(True)), with x updated
+    # and that fresh leaf's gradient returned, is observed exactly as this one: the leaf behind f's
+    # input is never updated.
     Model("update-optional", _with(grad_after_repair=_no_update),
-          "the update of the leaf could be left out of the repaired sequence."),
+          "the update of the leaf could be left out of the repaired sequence, or made to a tensor other "
+          "than the leaf f's input comes from."),
     Model("grad-on-the-copy", _with(grad_after_repair=_grad_of_the_copy),
           "the gradient landed on the copy f was applied to."),
     Model("data-update", _with(grad_after_repair=_data_update),

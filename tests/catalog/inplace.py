@@ -142,9 +142,9 @@ WRONG = {
     ],
     "inplace-fix-gate": [
         ("unrepaired", "def fixed_gate(x):\n    s = x.sigmoid()\n    t = x.tanh()\n    s.mul_(t)\n"
-                       "    t.sub_(s)\n    return (s * t).sum()", "unrepaired"),
+                       "    t.sub_(s)\n    return (s * t).sum()", "mul-keeps-no-reference"),
         ("clone-each-once", "def fixed_gate(x):\n    s = x.sigmoid().clone()\n    t = x.tanh().clone()\n"
-                            "    s.mul_(t)\n    t.sub_(s)\n    return (s * t).sum()", "unrepaired"),
+                            "    s.mul_(t)\n    t.sub_(s)\n    return (s * t).sum()", "mul-keeps-no-reference"),
         ("first-write-only", "def fixed_gate(x):\n    s = x.sigmoid() * x.tanh()\n    t = x.tanh()\n"
                              "    t.sub_(s)\n    return (s * t).sum()", "tanh-write"),
         ("no-grad-writes", "def fixed_gate(x):\n    s = x.sigmoid()\n    t = x.tanh()\n    with torch.no_grad():\n"

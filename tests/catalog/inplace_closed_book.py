@@ -141,6 +141,11 @@ WRONG = {
         ("torch-asked-for-the-gradient", answer(grad_after_repair=(
             "def grad_after_repair(x0, f):\n    x = x0.clone().requires_grad_(True)\n"
             "    (grad,) = torch.autograd.grad(f(x.clone()).sum(), x)\n    return grad")), "update-optional"),
+        ("f-on-a-fresh-leaf", answer(grad_after_repair=(
+            "def grad_after_repair(x0, f):\n    x = x0.clone().requires_grad_(True)\n"
+            "    xf = x.detach().clone().requires_grad_(True)\n    y = f(xf).sum()\n"
+            "    with torch.no_grad():\n        x.add_(1)\n    y.backward()\n    return xf.grad")),
+         "update-optional"),
         ("update-after-backward", answer(grad_after_repair=(
             "def grad_after_repair(x0, f):\n    x = x0.clone().requires_grad_(True)\n    y = f(x).sum()\n"
             "    y.backward()\n    with torch.no_grad():\n        x.add_(1)\n    return x.grad")),
