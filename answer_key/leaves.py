@@ -163,6 +163,10 @@ def _concatenated(model, loss_fn, batches):
     return [p.grad.clone() for p in model.parameters()]
 
 
+def _a_tuple(model, loss_fn, batches):
+    return tuple(accumulated_grads(model, loss_fn, batches))
+
+
 key("leaves-accumulate", accumulated_grads, models=[
     Model("sum-of-means", _sum_of_means,
           "adding up the micro-batches' mean losses gave the mean loss over all samples."),
@@ -176,6 +180,7 @@ key("leaves-accumulate", accumulated_grads, models=[
           "one backward() over the sum of every micro-batch's loss were accumulating over the micro-batches."),
     Model("concatenated", _concatenated,
           "running the whole batch at once were accumulating over its micro-batches."),
+    Model("a-tuple", _a_tuple, "a tuple of the gradients would do where a list is asked for."),
 ])
 
 

@@ -143,6 +143,13 @@ def _batch_mean_in_eval(module, x):
     return x - mean
 
 
+def _running_mean_in_training(module, x):
+    if module.training:
+        with torch.no_grad():
+            module.running_mean.mul_(1 - module.momentum).add_(module.momentum * x.mean(0))
+    return x - module.running_mean
+
+
 def _updates_in_eval(module, x):
     mean = x.mean(0)
     with torch.no_grad():
@@ -180,6 +187,8 @@ key("modules-running-mean", RunningMean, models=[
           "an update computed with recording on left running_mean out of the graph."),
     Model("batch-mean-in-eval", _running_mean(forward=_batch_mean_in_eval),
           "eval mode centred a batch by its own mean, as training does."),
+    Model("running-mean-in-training", _running_mean(forward=_running_mean_in_training),
+          "training centred the batch on the running mean, as eval does."),
     Model("updates-in-eval", _running_mean(forward=_updates_in_eval),
           "every forward updated running_mean, in eval mode too."),
     Model("plain-tensor", _running_mean(init=lambda m, n: setattr(m, "running_mean", torch.zeros(n))),

@@ -237,6 +237,9 @@ WRONG = {
             "        parts = torch.autograd.grad(loss_fn(model(x), y), params)\n"
             "        grads = [g + part * len(x) / n for g, part in zip(grads, parts)]\n"
             "    return grads\n"), "autograd-grad"),
+        ("returns-a-tuple", ACCUMULATE_REFERENCE.replace("return [p.grad.clone() for p in model.parameters()]",
+                                                         "return tuple(p.grad.clone() for p in model.parameters())"),
+         "a-tuple"),
         ("one-backward", _accumulate(
             "    model.zero_grad()\n"
             "    n = sum(len(x) for x, _ in batches)\n"

@@ -247,6 +247,11 @@ class CountingLinear(nn.Module):
                 self.running_mean.mul_(1 - self.momentum).add_(self.momentum * mean)
         return x - mean
 '''), "batch-mean-in-eval"),
+        ("running-mean-in-training", running(BUFFER, '''        if self.training:
+            with torch.no_grad():
+                self.running_mean.mul_(1 - self.momentum).add_(self.momentum * x.mean(0))
+        return x - self.running_mean
+'''), "running-mean-in-training"),
         ("updates-in-eval", running(BUFFER, '''        mean = x.mean(0)
         with torch.no_grad():
             self.running_mean.mul_(1 - self.momentum).add_(self.momentum * mean)
