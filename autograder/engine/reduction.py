@@ -13,10 +13,10 @@ What the checks observe (facts, never a verdict): what a function raised, as dat
 error left a ``backward`` (or ``autograd.grad``) that the function itself called, and whether a
 saved tensor of the graph it built is stale with that very message — evidence that only the
 version-counter mechanism produces (:class:`Witness`); whether an in-place write of its own
-reached a tensor of the graph through an alias (a view, or a ``detach()``); how many of its
-one-statement deletions still raise what it raises; and which functions other than itself (and
-the chapter's providers of data) made torch calls while it ran. A witness that is switched off
-sees nothing, and so removes evidence: it never vouches for a failure.
+reached a tensor of the graph through an alias (a view, an indexed assignment's included, or a
+``detach()``); how many of its one-statement deletions still raise what it raises; and which
+functions other than itself (and the chapter's providers of data) made torch calls while it ran.
+A witness that is switched off sees nothing, and so removes evidence: it never vouches for a failure.
 """
 
 from __future__ import annotations
@@ -52,6 +52,12 @@ _DISPATCH = handle_torch_function.__code__
 # Captured when this module is imported, as :mod:`autograder.engine.facts` captures its own (a
 # method rebound on torch later does not answer for them).
 _is_view = torch.Tensor._is_view
+_setitem = torch.Tensor.__setitem__
+_zeros = torch.zeros
+_clone = torch.Tensor.clone
+_enable_grad = torch.enable_grad
+#: The node autograd gives a tensor written through a view of it.
+_COPY_SLICES = torch._C._functions.CopySlices
 
 Failure = tuple[str, str]
 
@@ -229,6 +235,20 @@ def _tensors(value: Any) -> Iterator[torch.Tensor]:
             yield from _tensors(item)
 
 
+def _assigns_through_a_view(shape: torch.Size, index: Any) -> bool:
+    """Whether ``t[index] = ...``, on a tensor ``t`` of this shape, writes through a view of ``t``
+    (a slice, a select, an unsqueeze: ``t``'s node becomes ``CopySlices``, as after ``t[index].mul_()``)
+    rather than ``t`` itself (``t[...]`` and ``t[:]`` are ``t``; a tensor or list index writes ``t``
+    with ``index_put_``). Torch answers, on a scratch tensor of that shape."""
+    with facts.untouched(), _enable_grad():
+        scratch = _clone(_zeros(shape, requires_grad=True))
+        try:
+            _setitem(scratch, index, 0.0)
+        except Exception:  # noqa: BLE001 - an index torch refuses here writes nothing through a view
+            return False
+        return type(facts.grad_fn(scratch)) is _COPY_SLICES
+
+
 class Witness(TorchFunctionMode):
     """Watches the torch calls a function makes: where each was called from, the tensors they
     returned, the errors that left a backward, and whether a write of its own went through an alias.
@@ -271,7 +291,7 @@ class Witness(TorchFunctionMode):
             raise
         finally:
             if before:
-                self.through_alias |= self._wrote_through_alias(before, args, kwargs)
+                self.through_alias |= self._wrote_through_alias(func, before, args, kwargs)
         self.outputs += list(_tensors(result))
         return result
 
@@ -284,15 +304,20 @@ class Witness(TorchFunctionMode):
                     found[id(t)] = (t, facts.version(t))
         return found
 
-    def _wrote_through_alias(self, before: dict[int, tuple[torch.Tensor, int]], args: tuple,
+    def _wrote_through_alias(self, func: Any, before: dict[int, tuple[torch.Tensor, int]], args: tuple,
                              kwargs: dict | None) -> bool:
         """Whether the call wrote, in place, a tensor that is an alias — a view, or a tensor off the
         graph (what ``detach()`` makes) — of another tensor whose version it moved with it, one
-        autograd tracks: the writes share that tensor's version counter."""
+        autograd tracks: the writes share that tensor's version counter. An indexed assignment
+        ``t[index] = ...`` is such a write when torch makes it through a view of ``t`` that it
+        takes for the purpose (``t[:, 4:] = ...`` copies into ``t[:, 4:]``)."""
         with facts.untouched():
             moved = [t for t, version in before.values() if facts.version(t) != version]
             written = [t for t in [*_tensors(list(args)), *_tensors(list((kwargs or {}).values()))]
                        if any(t is m for m in moved)]
+            if (func is _setitem and len(args) == 3 and facts.is_tensor(args[0]) and any(args[0] is t for t in written)
+                    and facts.requires_grad(args[0]) and _assigns_through_a_view(facts.shape(args[0]), args[1])):
+                return True
             return any((_is_view(t) or not facts.requires_grad(t))
                        and any(s is not t and facts.requires_grad(s) for s in moved) for t in written)
 

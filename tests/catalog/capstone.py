@@ -162,6 +162,14 @@ def broken():
     hidden.sum().backward()
 '''
 
+BROKEN_SLICE_ASSIGNED = '''
+def broken():
+    w, x = capstone_inputs()
+    hidden = (x @ w).tanh()
+    hidden[:, 4:] = hidden[:, 4:] * 100  # torch copies into the view hidden[:, 4:]
+    hidden.sum().backward()
+'''
+
 BROKEN_WHOLE = '''
 def broken():
     w, x = capstone_inputs()
@@ -474,6 +482,7 @@ RIGHT = {
         ("reference", BROKEN + "\n" + FIXED),
         ("named-view-out-of-place", BROKEN_NAMED_VIEW + "\n" + FIXED_OUT_OF_PLACE),
         ("no-grad-view-after-backward", BROKEN_NO_GRAD_VIEW + "\n" + FIXED_AFTER_BACKWARD),
+        ("slice-assignment", BROKEN_SLICE_ASSIGNED + "\n" + FIXED),
     ],
     "capstone-regression-test": [
         ("reference", TEST),

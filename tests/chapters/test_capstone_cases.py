@@ -117,7 +117,11 @@ WRITES = {  # how broken() writes tanh's saved output in place, and whether that
     "hidden.mul_(100)": False,
     "hidden += 1": False,
     "with torch.no_grad():\n        hidden.mul_(100)": False,
-    "hidden[:, 4:] = hidden[:, 4:] * 100": False,
+    "hidden[:, 4:] = hidden[:, 4:] * 100": True,  # torch copies into the view hidden[:, 4:]
+    "hidden[0] = 0.0": True,
+    "with torch.no_grad():\n        hidden[:, 4:] = 0.0": True,
+    "hidden[...] = hidden * 2": False,  # hidden[...] is hidden itself
+    "hidden[torch.tensor([0, 1])] = 0.0": False,  # index_put_ into hidden
 }
 
 
