@@ -23,6 +23,7 @@ import fcntl
 import json
 import os
 import sys
+import threading
 
 from autograder.pipeline.sandbox import confine, jail, launch, wire
 from autograder.pipeline.sandbox.prefix import Holders
@@ -52,6 +53,13 @@ def warm() -> None:
     # One core per worker (the grader runs one worker per core), and the numerics every key and
     # every learner's own check compute with (autograder.engine.numerics).
     torch.set_num_threads(THREADS)
+    # torch.compile reports progress through tqdm where it is installed (the instructor's tools
+    # bring it); tqdm's monitor thread and its lock shared between processes would outlive the
+    # cell, and a prefix holding a thread or a shared mapping cannot be forked.
+    tqdm = sys.modules.get("tqdm")
+    if tqdm is not None:
+        tqdm.tqdm.monitor_interval = 0
+        tqdm.tqdm.set_lock(threading.RLock())
     _rehearse()
 
 
