@@ -264,27 +264,37 @@ class ChapterGrading:
                                    for g in grade_ids}
         return found
 
+    @classmethod
+    def released(cls, tmp_path_factory, name: str) -> Course:
+        """A course of its own with the chapter released: nothing graded in it but this class."""
+        from autograder.pipeline.site.release import release
+
+        course = copy_course(tmp_path_factory.mktemp(f"{cls.CHAPTER}-{name}") / "course")
+        release(course, [cls.CHAPTER])
+        return course
+
     @pytest.fixture(scope="class")
     @classmethod
-    def graded(cls, released_course: Course) -> Graded:
-        """The whole class, graded by the sandboxed grader (what ``autograd-state grade`` runs)."""
+    def graded(cls, tmp_path_factory) -> Graded:
+        """The whole class, graded by the sandboxed grader (what ``autograd-state grade`` runs).
+
+        In a course of its own: in the session's shared course another module may already have graded
+        a submission identical to one of this class (the untouched release), which the grader then
+        skips as unchanged, and this run would hold no verdict of it."""
         chapter = cls.CHAPTER
+        course = cls.released(tmp_path_factory, "sandboxed")
         sources = cls.sources()
         for student, answered in sources.items():
-            submit(released_course, chapter, student, answered)
-        cls.submit_more(released_course)
-        outcome = grade_chapter(released_course, chapter, progress=False, seed=SEED)
-        return Graded(released_course, chapter, scores(released_course, chapter), outcome.flags, sources,
-                      outcome.decided)
+            submit(course, chapter, student, answered)
+        cls.submit_more(course)
+        outcome = grade_chapter(course, chapter, progress=False, seed=SEED)
+        return Graded(course, chapter, scores(course, chapter), outcome.flags, sources, outcome.decided)
 
     @pytest.fixture(scope="class")
     @classmethod
     def nbgrader_graded(cls, graded: Graded, tmp_path_factory) -> Graded:
         """The small class, graded by real ``nbgrader autograde`` in a course of its own."""
-        from autograder.pipeline.site.release import release
-
-        course = copy_course(tmp_path_factory.mktemp(f"{cls.CHAPTER}-nbgrader") / "course")
-        release(course, [cls.CHAPTER])
+        course = cls.released(tmp_path_factory, "nbgrader")
         for student in NBGRADER_CLASS:
             submit(course, cls.CHAPTER, student, graded.sources[student])
         with forked_kernels():  # each student's kernel a fresh process, without importing torch again
