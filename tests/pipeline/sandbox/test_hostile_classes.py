@@ -20,7 +20,8 @@ job the submission gives (the notebook's, the bare interpreter's, each trial's):
   overwrite.
 
 Each scores no more, on every grade id, than the submission it is built on (the untouched
-release, or the same wrong answers without the attack); what the reader and the publisher found
+release; for the rewriter, the same wrong answers with its rebinding of torch alone, which is the
+answer's own behaviour and may make it right on some family); what the reader and the publisher found
 is nothing; the forger's and the filter's reports are not taken; and the right answers in the
 same class keep every point.
 """
@@ -159,7 +160,7 @@ if _OWN["socket"] is None:
 _OWN["pids"].add(_subprocess.Popen([_sys.executable, "-c", "import time; time.sleep(30)", _MARK]).pid)
 '''
 
-REWRITER = r'''
+REBINDER = r'''
 import importlib as _importlib, pkgutil as _pkgutil, sys as _sys
 try:
     import torch as _torch
@@ -181,6 +182,9 @@ try:
     _torch.Tensor.add_ = _torch.Tensor.copy_ = lambda self, *a, **k: self
 except Exception:
     pass
+'''
+
+REWRITER = REBINDER + r'''
 import autograder.chapters as _chapters
 import autograder.engine as _engine
 for _package in (_chapters, _engine):
@@ -220,7 +224,8 @@ def _class(course: Course, assignment: str) -> dict[str, dict[str, str]]:
     right = {g: answers.RIGHT[g][0][1] for g in grade_ids}
     untouched = {g: edition[g] for g in grade_ids}
     wrong = {g: answers.WRONG[g][0][1] if answers.WRONG.get(g) else edition[g] for g in grade_ids}
-    students = {"a-right": right, "untouched": untouched, "wrong": wrong}
+    rebound = {g: REBINDER + "\n" + wrong[g] for g in grade_ids}
+    students = {"a-right": right, "untouched": untouched, "wrong": wrong, "wrong-rebound": rebound}
     for name, attack in ATTACKS.items():
         base = wrong if name == "rewriter" else untouched
         students[f"attack-{name}"] = {g: attack + "\n" + base[g] for g in grade_ids}
@@ -250,7 +255,9 @@ def _printed(outcome, student: str, mark: str) -> list[str]:
 @pytest.mark.parametrize("attack", sorted(ATTACKS))
 def test_an_attack_scores_no_more_on_any_grade_id_than_what_it_is_built_on(graded, attack: str) -> None:
     assignment, _outcome, table = graded
-    base = "wrong" if attack == "rewriter" else "untouched"
+    # The rewriter's rebinding of torch is the answer's own behaviour (a no-op add_ can make a wrong
+    # answer right on some family); what it must not gain is what its rewriting of the observing side adds.
+    base = "wrong-rebound" if attack == "rewriter" else "untouched"
     for grade_id in exercises(assignment):
         mine, theirs = _earned(table, f"attack-{attack}", grade_id), _earned(table, base, grade_id)
         assert mine <= theirs, (assignment, attack, grade_id, mine, theirs)
