@@ -7,7 +7,8 @@
   text (WCAG 2.5.3, axe's ``label-content-name-mismatch``): the templates below replace the theme's.
 - Maths wider than a phone scrolls inside its own box; code and outputs wrap inside theirs, so
   no line of an error's message is cut at the block's edge; on a phone a figure keeps a legible
-  width and scrolls in its box, and a tab's label stays on one line (``SITE_CSS``).
+  width and scrolls in its box, and a tab's label stays on one line; the open tab's label keeps
+  its neighbours' top, in one row with them (``SITE_CSS``).
 - The student edition of each notebook, staged by ``autograd-state book`` under ``downloads/``
   with ``downloads/manifest.json``, is copied to the site's ``downloads/``; a chapter's
   ``.ipynb`` button downloads it (``download`` attribute) and the ``notebook-downloads``
@@ -70,6 +71,11 @@ SITE_CSS = (
     " mjx-container { max-width: 100%; overflow-x: auto; overflow-y: hidden; }"
     ' mjx-container:not([display="true"]) { display: inline-block; vertical-align: bottom; }'
     ' mjx-container[display="true"] { display: block; }'
+    # The theme moves the open tab's label 2px down (a transform) so that it covers its panel's
+    # top border; that puts it below its neighbours, as if on a row of its own. A negative margin
+    # reaches the same border with every label's top on one line.
+    " .bd-content .sd-tab-set > input:checked + label { transform: none !important;"
+    " margin-bottom: -0.125rem !important; }"
     # On a phone a figure keeps a width at which its smallest labels read, and scrolls in its own
     # box; a tab's label stays on one line (three depths fit side by side at 390 px).
     " @media (max-width: 640px) { article figure { overflow-x: auto; }"
