@@ -85,8 +85,10 @@ def test_an_unlocked_test_cell_is_named(tmp_path):
 
 
 def test_points_out_of_step_with_the_cases_are_named(tmp_path):
-    path = _mutated(tmp_path, lambda cells: _cell(cells, "views-strides-tests").metadata.nbgrader.update(points=9))
-    assert any("'views-strides-tests': worth 9 points, its cases sum to 3" in p for p in problems(path))
+    # The hidden cell carries views-strides' points: its visible cell checks the form only, worth 0.
+    path = _mutated(tmp_path, lambda cells: _cell(cells, "views-strides-tests-hidden").metadata.nbgrader.update(
+        points=9))
+    assert any("'views-strides-tests-hidden': worth 9 points, its cases sum to 5" in p for p in problems(path))
 
 
 def test_a_missing_section_is_named(tmp_path):
