@@ -26,8 +26,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from autograder.engine.cases import exercises
 from autograder.engine import gradeid
+from autograder.engine.cases import exercises
 from autograder.pipeline.course import Course, is_answer_cell, is_test_cell, nbgrader_meta, read_notebook
 from autograder.pipeline.site.lab_markdown import DEFAULT_SITE_URL
 from tests.browser import screenshot, toc_pages, watched_page
@@ -344,7 +344,8 @@ def assert_error_reads_in_one_line(cell, message: str) -> None:
 
 def unanswered_lines(chapter: str) -> dict[str, str]:
     """What each untouched exercise's visible test cell says in the learner's kernel, by its cell."""
-    return {gradeid.test_cell(grade_id, hidden=False): "\n".join(f"{name} is not answered yet." for name in exercise.subjects)
+    return {gradeid.test_cell(grade_id, hidden=False):
+            "\n".join(f"{name} is not answered yet." for name in exercise.subjects)
             for grade_id, exercise in exercises(chapter).items()}
 
 
