@@ -47,7 +47,8 @@ RIGHT = {
     "row_block": _t[1:3].stride(),
     "expanded": _t.unsqueeze(0).expand(3, 4, 8).stride(),
 }
-WRONG = {**RIGHT, "transpose": _t.stride()}  # "a transpose copies into row-major order"
+# The visible cell checks the form only (the values are judged when graded): a near form is told the form.
+WRONG = {**RIGHT, "transpose": list(_t.T.stride())}
 
 
 def free_port() -> int:
@@ -430,7 +431,7 @@ def test_learner_runs_answers_tests_and_validates_chapter_one(browser, lab):
         run_cell(page, tests)
         failure = tests.locator(".jp-OutputArea-output", has_text="checks failed")
         failure.wait_for(timeout=CELL_TIMEOUT_MS)
-        assert "transpose" in failure.inner_text()
+        assert "STRIDES['transpose']" in failure.inner_text() and "must be a tuple" in failure.inner_text()
         assert_error_reads_in_one_line(tests, "checks failed")
 
         type_answer(page, answer, RIGHT)
@@ -439,7 +440,7 @@ def test_learner_runs_answers_tests_and_validates_chapter_one(browser, lab):
         # A right answer says so, in one line.
         passed = tests.locator(".jp-OutputArea-output")
         assert passed.count() == 1
-        assert passed.inner_text().strip() == "✓ all 3 visible checks pass; hidden checks run when graded."
+        assert passed.inner_text().strip() == "✓ all 5 form checks pass; hidden checks run when graded."
         hidden = cell_with(page, "# STRIDES: hidden checks")
         run_cell(page, hidden)
         assert hidden.locator(".jp-OutputArea-output").count() == 0  # no Out[] of a docstring
