@@ -39,7 +39,7 @@ from autograder.pipeline.course import Course, nbgrader_meta
 from autograder.pipeline.gradebook.flags import Flag
 from autograder.pipeline.grading.grade import autograde, scores
 from autograder.pipeline.grading.sandboxed import grade_chapter
-from autograder.pipeline.sandbox.confine import is_root
+from autograder.pipeline.sandbox.confine import close_descriptors_except, is_root
 from tests import forger
 from tests.cases import student_edition_cells
 from tests.conftest import copy_course
@@ -101,13 +101,16 @@ def _judged(grade_id: str, answer, hidden: bool) -> tuple[list | bool, int]:
 
 def _forked(compute: Callable[..., Any], *args: Any) -> Any:
     """``compute(*args)`` in a child forked from this process, as the sandbox runs each cell's checks:
-    what they do to the answer's state (a global leaf's ``.grad``) never reaches the next cell's."""
+    what they do to the answer's state (a global leaf's ``.grad``) never reaches the next cell's.
+
+    The child keeps no descriptor of this process but its pipe: a catalogued forger writes on every
+    descriptor it has, and on the test runner's own channel to its controller it would end the run."""
     readable, writable = os.pipe()
     pid = os.fork()
     if pid == 0:
         code = 1
         try:
-            os.close(readable)
+            close_descriptors_except(writable)
             with os.fdopen(writable, "wb") as out:
                 pickle.dump(compute(*args), out)
             code = 0

@@ -13,7 +13,7 @@ import pytest
 
 from autograder.engine.observe import CellObservation
 from autograder.pipeline.sandbox import gate, launch, runner, wire
-from autograder.pipeline.sandbox.confine import Limits
+from autograder.pipeline.sandbox.confine import Limits, close_descriptors_except
 
 SEEN: list[str] = []  # what probes did, in the process that ran them
 
@@ -42,6 +42,9 @@ def supervised(steps: list[wire.CodeStep | wire.ProbeStep], probe_seconds: float
         try:
             control.close()
             os.dup2(theirs.fileno(), runner.CONTROL)  # where a job's control socket is
+            # As in a job, nothing else stays reachable: the forgeries write on every descriptor,
+            # and the test runner's channel to its controller is one of this process's.
+            close_descriptors_except(runner.CONTROL)
             runner.run_plan(plan, runner.CONTROL)
         finally:
             os._exit(0)
