@@ -221,8 +221,9 @@ def _populate(root: str, allow: Allowed, uid: int, gid: int, name: str) -> None:
     for link in ("/bin", "/lib", "/lib64", "/sbin"):  # a merged /usr's links, as ELF interpreters name them
         if os.path.islink(link):
             os.symlink(os.readlink(link), root + link)
-    shadowed = [p for p in _outermost(allow.paths) if _inside(p, JOB_FOLDERS)]
-    for path in _outermost(allow.paths):
+    outermost = _outermost(allow.paths)
+    shadowed = [p for p in outermost if _inside(p, JOB_FOLDERS)]
+    for path in outermost:
         _bind(root + SHADOW if path in shadowed else root, path)
     links = _links_to(sys.executable)
     for link, target in links:
