@@ -19,11 +19,13 @@ sandboxed grader gives them, which keeps nbgrader's own route honest.
 from __future__ import annotations
 
 import importlib
+import io
 import json
 import linecache
 import os
 import pickle
 from collections.abc import Callable
+from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -104,14 +106,16 @@ def _forked(compute: Callable[..., Any], *args: Any) -> Any:
     what they do to the answer's state (a global leaf's ``.grad``) never reaches the next cell's.
 
     The child keeps no descriptor of this process but its pipe: a catalogued forger writes on every
-    descriptor it has, and on the test runner's own channel to its controller it would end the run."""
+    descriptor it has, and on the test runner's own channel to its controller it would end the run.
+    What the answer prints goes to a buffer, as a job's output goes to its report (the test runner's
+    capture of ``sys.stdout`` writes on a descriptor the child has closed)."""
     readable, writable = os.pipe()
     pid = os.fork()
     if pid == 0:
         code = 1
         try:
             close_descriptors_except(writable)
-            with os.fdopen(writable, "wb") as out:
+            with os.fdopen(writable, "wb") as out, redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
                 pickle.dump(compute(*args), out)
             code = 0
         finally:
