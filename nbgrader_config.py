@@ -21,7 +21,7 @@ c.GenerateFeedback.preprocessors = [
     # Each error once, from the cells' frames, as the learner's kernel shows it.
     "autograder.pipeline.gradebook.feedback.ReadableErrors",
     "autograder.pipeline.gradebook.feedback.ClearHiddenTracebacks",
-    "nbgrader.preprocessors.ClearHiddenTests",
+    "autograder.pipeline.gradebook.feedback.ClearHiddenTestsOfTestCells",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
     # Offline and on any screen: MathJax from the course's copy, beside the pages; lines that wrap;
     # each test cell named by its exercise (autograder/pipeline/gradebook/templates/course_feedback).

@@ -201,7 +201,15 @@ def rebuilt_states(inputs: tuple, drawn: dict[str, str]) -> list[list[dict]]:
     """Every rank's state in every run of a check point, rebuilt from its inputs and the draw the
     job's supervisor made for it (KeyError when the job never asked for that draw)."""
     spec, change, changer, world, scenario = inputs
-    rng = random.Random(int.from_bytes(bytes.fromhex(drawn[agree_tag(spec, change, changer, world, scenario)]), "big"))
+    return _states_from(tuple(inputs), drawn[agree_tag(spec, change, changer, world, scenario)])
+
+
+# Every model's rule on a point rebuilds the same states from the same draw: built once, they are
+# only compared (no rule writes to them).
+@functools.lru_cache(maxsize=64)
+def _states_from(inputs: tuple, draw: str) -> list[list[dict]]:
+    spec, change, changer, world, _scenario = inputs
+    rng = random.Random(int.from_bytes(bytes.fromhex(draw), "big"))
     return [[module_state(m) for m in models] for models in states_of(spec, change, changer, world, RUNS, rng)]
 
 

@@ -1,5 +1,5 @@
-"""A chapter's whole catalogue and blind panel, graded as a class by the sandboxed grader; a small
-class through real nbgrader; and every verdict compared with the learner's own kernel's.
+"""A chapter's whole catalogue, blind panel and attacks, graded as a class by the sandboxed grader; a
+small class through real nbgrader; and every verdict compared with the learner's own kernel's.
 
 Each ``tests/chapters/test_grading_<chapter>.py`` subclasses :class:`ChapterGrading` and names its chapter.
 The catalogue ``tests/catalog/<chapter>.py`` holds ``RIGHT`` and ``WRONG`` (and ``EXPLOITS``): per
@@ -9,8 +9,8 @@ the learner's page alone, each labelled right or wrong by its writer and confirm
 reader (``labels.json``). Through ``autograd-state grade``'s grader (the sandbox and the trusted
 checker), right answers (the reference, other spellings, the panel's right ones) must earn every
 point; each wrong answer must lose its exercise's points, and name its misconception when it is
-catalogued; each exploit must earn no more than the student who left the release untouched; and
-every verdict, message and point must be what ``grade(...)`` decides on the same answer in a
+catalogued; each exploit, and each attack of :mod:`tests.attacks`, must earn no more than what it
+is built on; and every verdict, message and point must be what ``grade(...)`` decides on the same answer in a
 learner's kernel. Real ``nbgrader autograde`` grades a small class (a right student, the untouched
 release, a student holding a wrong answer to every exercise): full marks there exactly where the
 sandboxed grader gives them, which keeps nbgrader's own route honest.
@@ -43,6 +43,7 @@ from autograder.pipeline.grading.grade import autograde, scores
 from autograder.pipeline.grading.sandboxed import grade_chapter
 from autograder.pipeline.sandbox.confine import close_descriptors_except, is_root
 from tests import forger
+from tests.attacks import ATTACKS, REBINDER
 from tests.cases import student_edition_cells
 from tests.conftest import copy_course
 from tests.submissions import submit
@@ -51,6 +52,12 @@ from tests.warm_kernels import forked_kernels
 SEED = 20261201
 UNTOUCHED = "untouched"
 FORGER = "forger"
+#: The catalogue's first wrong answers under the rewriter's rebinding of torch alone: what the
+#: rewriter (which rewrites the observing side too) is compared with.
+REBOUND = "wrong-rebound"
+#: The students whose answers rebind the observing side of the process they run in: judged by the
+#: sandboxed grader only (in this process they would rebind the comparison itself).
+HOSTILE = (FORGER, REBOUND, *(f"attack-{name}" for name in ATTACKS))
 
 
 def verdict(grade_id: str, answer, hidden: bool, seed: int):
@@ -177,6 +184,8 @@ def parametrize(metafunc: pytest.Metafunc) -> None:
     if "exploit" in metafunc.fixturenames:
         found = exploits(chapter)
         metafunc.parametrize("exploit", found, ids=[f"{g}:{label}" for _i, g, label in found])
+    if "attack" in metafunc.fixturenames:
+        metafunc.parametrize("attack", sorted(ATTACKS))
     if "panel_answer" in metafunc.fixturenames:
         found = panel_answers(chapter)
         metafunc.parametrize("panel_answer", found, ids=[f"{g}:{name}" for _i, g, name, _label in found])
@@ -202,6 +211,11 @@ class Graded:
             if grade_id != zeroed:
                 earned, full = self.exercise_score(student, grade_id)
                 assert earned == full, f"{student} {grade_id}: {earned}/{full}"
+
+    def printed(self, student: str, mark: str) -> list[str]:
+        """The lines a student's cells printed that start with ``mark``, as the sandboxed grader kept them."""
+        texts = [o.get("text", "") for outputs in self.decided[student].outputs.values() for o in outputs]
+        return [line for text in texts for line in text.splitlines() if line.startswith(mark)]
 
     def cell_outputs(self, student: str, grade_id: str) -> str:
         """Everything the exercise's test cells printed or raised in the autograded notebook."""
@@ -269,6 +283,12 @@ class ChapterGrading:
                                             if label == cls.NBGRADER_WRONG.get(g)),
                                            answers.WRONG[g][0][1] if answers.WRONG.get(g) else cls.reference(g))
                                    for g in grade_ids}
+        # Each attack of tests/attacks.py in every answer cell: the rewriter on the first wrong
+        # answers, every other on the release's stubs.
+        found[REBOUND] = {g: REBINDER + "\n" + found["wrong-0"][g] for g in grade_ids}
+        for name, attack in ATTACKS.items():
+            base = found["wrong-0"] if name == "rewriter" else found[UNTOUCHED]
+            found[f"attack-{name}"] = {g: attack + "\n" + base[g] for g in grade_ids}
         return found
 
     @classmethod
@@ -355,6 +375,32 @@ class ChapterGrading:
         for grade_id in exercises(self.CHAPTER):  # the forger leaves every answer as released
             assert graded.exercise_score(FORGER, grade_id)[0] <= graded.exercise_score(UNTOUCHED, grade_id)[0]
 
+    def test_an_attack_scores_no_more_on_any_grade_id_than_what_it_is_built_on(self, graded: Graded,
+                                                                                 attack: str) -> None:
+        """Each attack of :mod:`tests.attacks` (the right answers of the same class keep every point:
+        ``test_right_spellings_earn_every_point``). The rewriter's rebinding of torch is the answer's
+        own behaviour (a no-op ``add_`` can make a wrong answer right on some family); what it must
+        not gain is what its rewriting of the observing side adds."""
+        base = REBOUND if attack == "rewriter" else UNTOUCHED
+        for grade_id in exercises(self.CHAPTER):
+            mine, _full = graded.exercise_score(f"attack-{attack}", grade_id)
+            theirs, _full = graded.exercise_score(base, grade_id)
+            assert mine <= theirs, (attack, grade_id, mine, theirs)
+
+    def test_the_reader_and_the_publisher_find_nothing(self, graded: Graded) -> None:
+        found = graded.printed("attack-reader", "READER FOUND")
+        assert found and all(json.loads(line.removeprefix("READER FOUND ")) == [] for line in found), found
+        saw = graded.printed("attack-publisher", "PUBLISHER SAW")
+        assert saw and all(json.loads(line.removeprefix("PUBLISHER SAW ")) == [] for line in saw), saw
+
+    def test_the_forger_and_the_filter_report_nothing_that_counts(self, graded: Graded) -> None:
+        """The forger's lines come out of the plan's turn: its run is stopped and nothing of it counts.
+        The filter's notebook cannot reach its probes' report pipes: its probes report nothing."""
+        forged = graded.decided["attack-forger"]
+        assert any("wrote to the grader's channel itself" in p or "stopped" in p for p in forged.problems), \
+            forged.problems
+        assert all(cell.earned == 0 for cell in graded.decided["attack-filter"].tests.values())
+
     def test_real_nbgrader_gives_full_marks_exactly_where_the_sandboxed_grader_does(
         self, graded: Graded, nbgrader_graded: Graded
     ) -> None:
@@ -386,8 +432,8 @@ class ChapterGrading:
 
     def _judged_as_in_the_kernel(self, graded: Graded, setup: str) -> None:
         for student, answered in graded.sources.items():
-            # The forger rebinds the observing side of the process it runs in: it is judged above.
-            if student not in graded.decided or student == FORGER:
+            # These rebind the observing side of the process they run in: they are judged above.
+            if student not in graded.decided or student in HOSTILE:
                 continue
             namespace: dict = {"__name__": "__main__"}  # as in a notebook kernel: the setup, then each answer
             run_cell_source(setup, f"<{student}:setup>", namespace)

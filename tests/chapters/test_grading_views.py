@@ -47,16 +47,26 @@ class TestViewsGrading(ChapterGrading):
         assert set(right_students(CHAPTER)) <= set(graded.table)
         with (graded.course.autograded / f"{CHAPTER}-flags.csv").open() as handle:
             rows = list(csv.DictReader(handle))
-        # The release submitted unchanged is flagged as untouched, for a human look, not refused.
-        assert {row["student"] for row in rows} == {"tamper-edit", "tamper-delete", "broken-json", "untouched"}
+        # The release submitted unchanged is flagged as untouched, for a human look, not refused; the
+        # forger's and the filter's runs are stopped (tests/attacks.py).
+        assert {row["student"] for row in rows} == {"tamper-edit", "tamper-delete", "broken-json", "untouched",
+                                                    "attack-forger", "attack-filter"}
 
     def test_feedback_names_misconceptions_and_never_shows_hidden_tests(self, graded: Graded) -> None:
         course = graded.course
-        course.nbgrader("generate_feedback", CHAPTER, "--force")
+        course.nbgrader("generate_feedback", CHAPTER, "--force", "--student", "wrong-0")
         page = (course.root / "feedback" / "wrong-0" / CHAPTER / f"{CHAPTER}.html").read_text()
         assert "BEGIN HIDDEN TESTS" not in page and "hidden=True" not in page
         assert "BEGIN SOLUTION" not in page
         assert "behaves as if the transpose wrote the data out anew" in page  # the catalogue's wrong-0
+
+    def test_an_answer_that_writes_the_hidden_tests_delimiter_still_gets_its_page(self, graded: Graded) -> None:
+        """The reader's answer cells hold nbgrader's ``### BEGIN HIDDEN TESTS`` (in a pattern) with no end:
+        its page shows them as written, and the test cells' hidden checks stay hidden."""
+        course = graded.course
+        course.nbgrader("generate_feedback", CHAPTER, "--force", "--student", "attack-reader")
+        page = (course.root / "feedback" / "attack-reader" / CHAPTER / f"{CHAPTER}.html").read_text()
+        assert "BEGIN HIDDEN TESTS" in page and "hidden=True" not in page
 
     def test_export_writes_every_graded_student(self, graded: Graded) -> None:
         course = graded.course

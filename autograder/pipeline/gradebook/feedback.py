@@ -3,6 +3,8 @@
 - :class:`ReadableErrors`: every cell's error is shown once, as the learner's kernel shows it — the
   cells' frames, then the exception and its message — never a traceback IPython printed into the
   cell's text as well, nor the frames of torch or the grader (:mod:`autograder.pipeline.gradebook.outputs`).
+- :class:`ClearHiddenTestsOfTestCells`: nbgrader's ``ClearHiddenTests``, on the course's test cells
+  only: a learner's answer that writes the delimiter is the learner's text.
 - :class:`ClearHiddenTracebacks`: nbgrader's ``ClearHiddenTests`` removes the hidden region from a
   cell's source, but a failed hidden test's traceback quotes that source line by line. Run before
   it, this reduces the error output of every cell with a hidden region to its last line: the
@@ -23,6 +25,7 @@ import shutil
 from pathlib import Path
 
 from nbconvert.preprocessors import Preprocessor
+from nbgrader.preprocessors import ClearHiddenTests
 from traitlets import Bool
 
 from autograder.engine.gradeid import exercise_of, is_hidden
@@ -57,13 +60,32 @@ class ReadableErrors(Preprocessor):
         return cell, resources
 
 
+def is_test_cell(cell) -> bool:
+    """A cell of the course's tests (graded, not an answer): the only cells with hidden tests (their
+    checksums are checked when graded); an answer cell's text is the learner's."""
+    from nbgrader import utils
+
+    return cell.cell_type == "code" and utils.is_grade(cell) and not utils.is_solution(cell)
+
+
+class ClearHiddenTestsOfTestCells(ClearHiddenTests):
+    """nbgrader's ``ClearHiddenTests`` on the test cells only: an answer that writes its delimiter
+    (in a string, a comment) is shown as written, and its page is still made (nbgrader's own
+    stops at a delimiter with no end, and the whole command with it)."""
+
+    def preprocess_cell(self, cell, resources, index):
+        if not is_test_cell(cell):
+            return cell, resources
+        return super().preprocess_cell(cell, resources, index)
+
+
 class ClearHiddenTracebacks(Preprocessor):
     """Replace the traceback of a hidden test cell's error by ``ExceptionName: message``."""
 
     enabled = Bool(True, help="nbconvert skips preprocessors that are not enabled").tag(config=True)
 
     def preprocess_cell(self, cell, resources, index):
-        if cell.cell_type == "code" and HIDDEN_TESTS_BEGIN in cell.source:
+        if is_test_cell(cell) and HIDDEN_TESTS_BEGIN in cell.source:
             for output in cell.get("outputs", []):
                 if output.get("output_type") == "error":
                     output["traceback"] = [f"{output['ename']}: {output['evalue']}"]

@@ -1,5 +1,6 @@
-"""Every way a submission's process could forge a grade, tried on every grade id of every
-assignment through the real grader (``grade_chapter``, what ``autograd-state grade`` runs).
+"""Every way a submission's process could forge a grade, as prefixes of its answer cells: each
+chapter's grading class (:class:`tests.grading.ChapterGrading`) holds a student per attack, graded
+through the real grader with the rest of the class.
 
 The answer's process belongs to the answer: its files, descriptors, frames and the methods its
 driver calls are its to read and rewrite. Each class of attack below does all of that, generically
@@ -19,34 +20,14 @@ job the submission gives (the notebook's, the bare interpreter's, each trial's):
   functions and defaults replaced, the frames above every call of the answer searched for facts to
   overwrite.
 
-Each scores no more, on every grade id, than the submission it is built on (the untouched
-release; for the rewriter, the same wrong answers with its rebinding of torch alone, which is the
-answer's own behaviour and may make it right on some family); what the reader and the publisher found
-is nothing; the forger's and the filter's reports are not taken; and the right answers in the
-same class keep every point.
+Each must score no more, on every grade id, than the submission it is built on (the untouched
+release; for the rewriter, the same wrong answers with its rebinding of torch alone — ``REBINDER``,
+which is the answer's own behaviour and may make it right on some family); what the reader and the
+publisher find must be nothing; the forger's and the filter's reports must not be taken; and the
+right answers in the same class keep every point.
 """
 
 from __future__ import annotations
-
-import json
-
-import pytest
-
-from autograder.engine.cases import exercises
-from autograder.pipeline.course import Course
-from autograder.pipeline.grading.grade import scores
-from autograder.pipeline.grading.sandboxed import grade_chapter
-from autograder.pipeline.sandbox.confine import is_root
-from tests.cases import student_edition_cells
-from tests.grading import catalog
-from tests.submissions import submit
-
-pytestmark = [
-    pytest.mark.nbgrader,
-    pytest.mark.skipif(not is_root(), reason="the grading sandbox needs root (to create users and namespaces)"),
-]
-SEED = 20261206
-ASSIGNMENTS = Course().chapters()
 
 # Every attack is a prefix of an answer cell; it reports what it found in a line of its own.
 READER = r'''
@@ -213,79 +194,3 @@ _sys.setprofile(lambda frame, event, arg: _overwrite_facts(frame) if event == "r
 '''
 
 ATTACKS = {"reader": READER, "forger": FORGER, "filter": FILTER, "publisher": PUBLISHER, "rewriter": REWRITER}
-
-
-def _class(course: Course, assignment: str) -> dict[str, dict[str, str]]:
-    """The class: a right student, the untouched release, the catalogue's first wrong answers, and
-    each attack (the rewriter on the wrong answers, every other on the release's stubs)."""
-    answers = catalog(assignment)
-    edition = student_edition_cells(assignment)
-    grade_ids = list(exercises(assignment))
-    right = {g: answers.RIGHT[g][0][1] for g in grade_ids}
-    untouched = {g: edition[g] for g in grade_ids}
-    wrong = {g: answers.WRONG[g][0][1] if answers.WRONG.get(g) else edition[g] for g in grade_ids}
-    rebound = {g: REBINDER + "\n" + wrong[g] for g in grade_ids}
-    students = {"a-right": right, "untouched": untouched, "wrong": wrong, "wrong-rebound": rebound}
-    for name, attack in ATTACKS.items():
-        base = wrong if name == "rewriter" else untouched
-        students[f"attack-{name}"] = {g: attack + "\n" + base[g] for g in grade_ids}
-    students["z-right"] = right
-    for student, answered in students.items():
-        submit(course, assignment, student, answered)
-    return students
-
-
-@pytest.fixture(scope="module", params=ASSIGNMENTS)
-def graded(request, released_course):
-    assignment = request.param
-    _class(released_course, assignment)
-    outcome = grade_chapter(released_course, assignment, progress=False, seed=SEED, force=True)
-    return assignment, outcome, scores(released_course, assignment)
-
-
-def _earned(table: dict, student: str, grade_id: str) -> float:
-    return sum(v for cell, v in table[student].items() if cell.startswith(f"{grade_id}-tests"))
-
-
-def _printed(outcome, student: str, mark: str) -> list[str]:
-    texts = [o.get("text", "") for outputs in outcome.decided[student].outputs.values() for o in outputs]
-    return [line for text in texts for line in text.splitlines() if line.startswith(mark)]
-
-
-@pytest.mark.parametrize("attack", sorted(ATTACKS))
-def test_an_attack_scores_no_more_on_any_grade_id_than_what_it_is_built_on(graded, attack: str) -> None:
-    assignment, _outcome, table = graded
-    # The rewriter's rebinding of torch is the answer's own behaviour (a no-op add_ can make a wrong
-    # answer right on some family); what it must not gain is what its rewriting of the observing side adds.
-    base = "wrong-rebound" if attack == "rewriter" else "untouched"
-    for grade_id in exercises(assignment):
-        mine, theirs = _earned(table, f"attack-{attack}", grade_id), _earned(table, base, grade_id)
-        assert mine <= theirs, (assignment, attack, grade_id, mine, theirs)
-
-
-def test_right_answers_beside_the_attacks_keep_every_point(graded) -> None:
-    assignment, outcome, table = graded
-    for student in ("a-right", "z-right"):
-        for grade_id, exercise in exercises(assignment).items():
-            full = exercise.points(False) + exercise.points(True)
-            assert _earned(table, student, grade_id) == full, (assignment, student, grade_id,
-                                                               outcome.decided[student].problems)
-
-
-def test_the_reader_and_the_publisher_find_nothing(graded) -> None:
-    assignment, outcome, _table = graded
-    found = _printed(outcome, "attack-reader", "READER FOUND")
-    assert found and all(json.loads(line.removeprefix("READER FOUND ")) == [] for line in found), (assignment, found)
-    saw = _printed(outcome, "attack-publisher", "PUBLISHER SAW")
-    assert saw and all(json.loads(line.removeprefix("PUBLISHER SAW ")) == [] for line in saw), (assignment, saw)
-
-
-def test_the_forger_and_the_filter_report_nothing_that_counts(graded) -> None:
-    """The forger's lines come out of the plan's turn: its run is stopped and nothing of it counts.
-    The filter's notebook cannot reach its probes' report pipes: its probes report nothing."""
-    assignment, outcome, _table = graded
-    forged = outcome.decided["attack-forger"]
-    assert any("wrote to the grader's channel itself" in p or "stopped" in p for p in forged.problems), \
-        (assignment, forged.problems)
-    filtered = outcome.decided["attack-filter"]
-    assert all(cell.earned == 0 for cell in filtered.tests.values()), assignment
