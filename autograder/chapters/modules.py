@@ -673,8 +673,8 @@ for _key, (_question, _kind) in BATCHNORM_QUESTIONS.items():
 
 # --------------------------------------------------------------------------- modules-selftest
 SELFTEST_QUESTIONS = {
-    "q1": ("Stack: self.blocks = [nn.Linear(3, 3), nn.Linear(3, 3)], self.out = nn.Linear(3, 1); "
-           "how many entries does Stack().state_dict() hold?", "int"),
+    "q1": ("Tower: self.blocks = [nn.Linear(3, 3), nn.Linear(3, 3)], self.out = nn.Linear(3, 1); "
+           "how many entries does Tower().state_dict() hold?", "int"),
     "q2": ("self.linear = nn.Linear(4, 4), a buffer mask registered with persistent=False and a buffer "
            "steps; how many entries does state_dict() hold?", "int"),
     "q3": ("enc, dec = nn.Linear(8, 8), nn.Linear(8, 8); dec.weight = enc.weight; how many trainable "
