@@ -156,7 +156,7 @@ key("inplace-fix-gate", fixed_gate, models=[
     # is the t that s.mul_(t) saved for s's gradient, whether or not sigmoid's and tanh's results
     # were cloned.
     Model("mul-keeps-no-reference", _gate_cloned_once,
-          "s.mul_(t) kept no reference to t, so writing t afterwards were harmless."),
+          "the product of s and t kept no reference to t, so writing t afterwards were harmless."),
     # Writes under no_grad are observed exactly as this one: backward stops at tanh's saved result.
     Model("tanh-write", _gate_first_write_only,
           "a write into tanh's result left what tanh saved for its backward usable."),

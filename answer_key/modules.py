@@ -74,6 +74,8 @@ key("modules-counting-linear", CountingLinear, models=[
           "an integer Parameter that does not require grad were state the optimizer never sees."),
     Model("float-counter", _counting(lambda m: m.register_buffer("calls", torch.zeros(()))),
           "a count could be kept in a floating-point tensor like any other."),
+    Model("one-element-counter", _counting(lambda m: m.register_buffer("calls", torch.zeros(1, dtype=torch.int64))),
+          "a one-element tensor of shape (1,) were the same as an int64 scalar."),
     Model("unregistered-weights", _counting(_int64_buffer, weights=_plain_weights),
           "tensors that require grad, assigned as attributes, were parameters of the module."),
 ])

@@ -133,7 +133,7 @@ def _in_dict(keys: list, key: Any, shown: str, width: int) -> str:
 def _sequence(values: Any, index: int, shown: str | None, opening: str, closing: str, width: int) -> str:
     low, high = max(0, index - AROUND), min(len(values), index + AROUND + 1)
     parts = [shown if i == index and shown is not None else _whole(values[i], 40) for i in range(low, high)]
-    if index >= len(values):
+    if index >= len(values) and values:  # an empty sequence reads as itself: []
         parts.append(f"<ends at {len(values)} items>")
     prefix = "…, " if low > 0 else ""
     suffix = ", …" if high < len(values) else ""

@@ -187,6 +187,8 @@ WRONG = {
          counting("self.calls = nn.Parameter(torch.zeros((), dtype=torch.int64), requires_grad=False)"),
          "integer-parameter"),
         ("float-counter", counting('self.register_buffer("calls", torch.zeros(()))'), "float-counter"),
+        ("one-element-counter", counting('self.register_buffer("calls", torch.zeros(1, dtype=torch.int64))'),
+         "one-element-counter"),
         ("unregistered-weights", '''
 class CountingLinear(nn.Module):
     def __init__(self, in_features, out_features):

@@ -57,3 +57,7 @@ def test_a_dict_is_shown_at_its_first_differing_key_and_inside_it() -> None:
     found = {"requires_grad": False, "values": torch.zeros(9), "a write to it": "changed t"}
     expected = {"requires_grad": False, "values": torch.zeros(9), "a write to it": "left t alone"}
     assert around(found, expected) == ("{…, 'a write to it': 'changed t'}", "{…, 'a write to it': 'left t alone'}")
+
+
+def test_an_empty_shape_reads_as_one() -> None:
+    assert around(["torch.int64", [1]], ["torch.int64", []]) == ("['torch.int64', [1]]", "['torch.int64', []]")
