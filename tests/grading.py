@@ -24,6 +24,7 @@ import json
 import linecache
 import os
 import pickle
+import random
 from collections.abc import Callable
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
@@ -431,6 +432,17 @@ class ChapterGrading:
             torch.set_num_threads(threads)
 
     def _judged_as_in_the_kernel(self, graded: Graded, setup: str) -> None:
+        from autograder.kernel import cell_key
+
+        # The run's keys, computed once in this process under the numerics of the checks: every
+        # forked check inherits them (computed in each child, a key whose reference runs on real
+        # ranks would cost seconds per student). The generators are left as they were.
+        generator = random.getstate()
+        with torch.random.fork_rng(devices=[]):
+            for exercise in exercises(self.CHAPTER).values():
+                for hidden in (False, True):
+                    cell_key(exercise, hidden, SEED)
+        random.setstate(generator)
         for student, answered in graded.sources.items():
             # These rebind the observing side of the process they run in: they are judged above.
             if student not in graded.decided or student in HOSTILE:
