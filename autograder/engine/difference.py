@@ -21,6 +21,9 @@ BEFORE = 30
 WIDTH = 120
 # Elements of a tensor or sequence shown on each side of the first one that differs.
 AROUND = 2
+# A text set against a value of another kind (an error's message where none was expected) has no
+# first difference to cut around: it is shown whole, up to this many characters.
+ALONE = 320
 
 
 def _is_tensor(value: Any) -> bool:
@@ -97,6 +100,9 @@ def around(found: Any, expected: Any, tolerance: Tolerance = None, width: int = 
 
 def _render(found: Any, expected: Any, path: list[Any], width: int) -> tuple[str, str]:
     if not path:
+        if (type(found) is str) != (type(expected) is str):
+            return (_whole(found, ALONE if type(found) is str else width),
+                    _whole(expected, ALONE if type(expected) is str else width))
         return _whole(found, width), _whole(expected, width)
     step, rest = path[0], path[1:]
     if type(found) is dict and type(expected) is dict:

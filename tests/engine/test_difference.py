@@ -61,3 +61,10 @@ def test_a_dict_is_shown_at_its_first_differing_key_and_inside_it() -> None:
 
 def test_an_empty_shape_reads_as_one() -> None:
     assert around(["torch.int64", [1]], ["torch.int64", []]) == ("['torch.int64', [1]]", "['torch.int64', []]")
+
+
+def test_a_message_where_none_was_expected_is_shown_whole() -> None:
+    message = ("one of the variables needed for gradient computation has been modified by an inplace operation: "
+               "[torch.FloatTensor [2]], which is output 0 of TanhBackward0, is at version 1; expected version 0")
+    yours, reference = around({"value": 1, "backward": message}, {"value": 1, "backward": None})
+    assert "which is output 0 of TanhBackward0, is at version 1" in yours and "None" in reference
