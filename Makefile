@@ -36,7 +36,7 @@ serve: book
 
 ## test: the whole test suite (unit, property, nbval, nbgrader round trips, book build)
 test: setup
-	$(BIN)/python -m pytest -n 2 --dist loadfile --nbval --nbval-current-env --nbval-sanitize-with tests/nbval-sanitize.cfg \
+	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder --nbval --nbval-current-env --nbval-sanitize-with tests/nbval-sanitize.cfg \
 		--durations=30 tests notebooks
 	$(BIN)/ruff check .
 
