@@ -29,7 +29,7 @@ from nbgrader.preprocessors import ClearHiddenTests
 from traitlets import Bool
 
 from autograder.engine.gradeid import exercise_of, is_hidden
-from autograder.pipeline.course import nbgrader_meta
+from autograder.pipeline.course import is_test_cell, nbgrader_meta
 from autograder.pipeline.gradebook.outputs import cell_outputs
 from autograder.pipeline.site.leaks import HIDDEN_TESTS_BEGIN
 
@@ -58,14 +58,6 @@ class ReadableErrors(Preprocessor):
         if cell.cell_type == "code" and cell.get("outputs"):
             cell.outputs = cell_outputs(cell.outputs, cell.get("execution_count"))
         return cell, resources
-
-
-def is_test_cell(cell) -> bool:
-    """A cell of the course's tests (graded, not an answer): the only cells with hidden tests (their
-    checksums are checked when graded); an answer cell's text is the learner's."""
-    from nbgrader import utils
-
-    return cell.cell_type == "code" and utils.is_grade(cell) and not utils.is_solution(cell)
 
 
 class ClearHiddenTestsOfTestCells(ClearHiddenTests):
