@@ -211,8 +211,48 @@ key("modules-running-mean", RunningMean, models=[
 
 
 # --------------------------------------------------------------------------- modules-count-params
+def _places(p):
+    """The storage and the element index of each scalar of ``p``'s memory."""
+    index = torch.as_strided(torch.arange(p.untyped_storage().nbytes() // p.element_size()),
+                             p.shape, p.stride(), p.storage_offset())
+    return {(p.untyped_storage().data_ptr(), i) for i in index.flatten().tolist()}
+
+
+def _covered(tensors):
+    return len(set().union(*(_places(p) for p in tensors)))
+
+
 def count_parameters(module):
+    return _covered(p for p in module.parameters() if p.requires_grad)
+
+
+def _per_object(module):
     return sum(p.numel() for p in module.parameters() if p.requires_grad)
+
+
+def _whole_storages(module):
+    storages = {p.untyped_storage().data_ptr(): p.untyped_storage().nbytes() // p.element_size()
+                for p in module.parameters() if p.requires_grad}
+    return sum(storages.values())
+
+
+def _first_per_storage(module):
+    first = {}
+    for p in module.parameters():
+        if p.requires_grad:
+            first.setdefault(p.untyped_storage().data_ptr(), p.numel())
+    return sum(first.values())
+
+
+def _stretches(module):
+    """Each parameter as the consecutive stretch of memory from its offset, numel long."""
+    return len({(p.untyped_storage().data_ptr(), p.storage_offset() + i)
+                for p in module.parameters() if p.requires_grad for i in range(p.numel())})
+
+
+def _frozen_wins(module):
+    frozen = set().union(*(_places(p) for p in module.parameters() if not p.requires_grad))
+    return len(set().union(*(_places(p) for p in module.parameters() if p.requires_grad)) - frozen)
 
 
 def _sums_children(module):
@@ -238,10 +278,21 @@ key("modules-count-params", count_parameters, models=[
           "everything a checkpoint saves were trained."),
     Model("not-recursive", lambda m: sum(p.numel() for p in m.parameters(recurse=False) if p.requires_grad),
           "a module's parameters were only those it registered itself, not its submodules'."),
-    Model("buffers", lambda m: count_parameters(m) + sum(b.numel() for b in m.buffers()),
+    Model("buffers", lambda m: _per_object(m) + sum(b.numel() for b in m.buffers()),
           "buffers trained like parameters."),
     Model("sums-children", _sums_children, "each child module's parameters were its own, shared with no other."),
     Model("walks-lists", _walks_lists, "modules kept in a Python list were registered with their owner."),
+    Model("objects-not-memory", _per_object,
+          "each Parameter object held scalars of its own, as if two parameters could not share memory."),
+    Model("whole-storage", _whole_storages, "a parameter's scalars were all of the storage it lies in."),
+    Model("one-per-storage", _first_per_storage,
+          "parameters in one storage were one tensor, whatever part of the storage each covers."),
+    Model("consecutive-stretch", _stretches,
+          "a parameter covered the consecutive stretch of memory from its offset, whatever its strides."),
+    Model("frozen-memory", _frozen_wins,
+          "a scalar a frozen parameter covers were frozen, even where a trainable parameter covers it too."),
+    Model("frozen-memory-trains", lambda m: _covered(m.parameters()),
+          "a frozen parameter's memory trained with the rest."),
 ])
 
 

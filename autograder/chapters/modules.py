@@ -593,6 +593,68 @@ def _masked(d: Draw) -> nn.Module:
     return Masked(d.sized(1, 6), d.sized(1, 4))
 
 
+class OverOneStorage(nn.Module):
+    """Parameters made from views of one tensor's data: distinct ``Parameter`` objects over parts of
+    one storage (``parts``: name, the view of the base, trainable), beside what ``inner`` holds."""
+
+    def __init__(self, base: torch.Tensor, parts: list[tuple[str, Callable[[torch.Tensor], torch.Tensor], bool]],
+                 inner: nn.Module | None = None) -> None:
+        super().__init__()
+        if inner is not None:
+            self.inner = inner
+        for name, view, trainable in parts:
+            self.register_parameter(name, nn.Parameter(view(base), requires_grad=trainable))
+
+
+def _weight_twin(d: Draw) -> nn.Module:
+    """A linear layer, and a second Parameter over the last columns of its weight, a level up."""
+    into, out = d.sized(2, 6), d.sized(1, 5)
+    layer = nn.Linear(into, out)
+    start = d.integer(1, into - 1)
+    return OverOneStorage(layer.weight.detach(), [("twin", lambda w: w[:, start:], True)], inner=layer)
+
+
+def _transposed_twin(d: Draw) -> nn.Module:
+    """A linear layer, and a Parameter over its weight's transpose (a decoder tied by memory)."""
+    into = d.sized(1, 5)
+    layer = nn.Linear(into, into + d.sized(1, 3))
+    return OverOneStorage(layer.weight.detach(), [("back", lambda w: w.T, True)], inner=layer)
+
+
+def _windows(d: Draw) -> nn.Module:
+    """Two trainable windows of one 1-D tensor that overlap."""
+    n = d.sized(4, 12)
+    start = d.integer(1, n - 2)
+    stop = d.integer(start + 1, n - 1)
+    return OverOneStorage(torch.randn(n), [("left", lambda t: t[:stop], True), ("right", lambda t: t[start:], True)])
+
+
+def _interleaved(d: Draw) -> nn.Module:
+    """Strided parameters of one tensor: every second element, every third, and a column of a matrix."""
+    rows, cols = d.sized(2, 5), d.sized(3, 6)
+    column = d.integer(0, cols - 1)
+    return OverOneStorage(torch.randn(rows, cols), [("evens", lambda t: t.view(-1)[::2], True),
+                                                    ("thirds", lambda t: t.view(-1)[::3], True),
+                                                    ("column", lambda t: t[:, column], True)])
+
+
+def _disjoint_views(d: Draw) -> nn.Module:
+    """A layer's weight and bias as views into one flat tensor, which holds more than the two."""
+    into, out, spare = d.sized(1, 5), d.sized(1, 4), d.sized(1, 4)
+    flat = torch.randn(out * into + out + spare)
+    return OverOneStorage(flat, [("weight", lambda t: t[:out * into].view(out, into), True),
+                                 ("bias", lambda t: t[out * into:out * into + out], True)])
+
+
+def _frozen_overlap(d: Draw) -> nn.Module:
+    """A trainable window and a frozen one of one tensor that overlap."""
+    n = d.sized(4, 12)
+    start = d.integer(1, n - 2)
+    stop = d.integer(start + 1, n - 1)
+    return OverOneStorage(torch.randn(n), [("trained", lambda t: t[:stop], True),
+                                           ("frozen", lambda t: t[start:], False)])
+
+
 def module_recipe(make: Callable[[Draw], nn.Module]) -> Callable[[Draw], tuple]:
     """Inputs ``(module,)``: a module built from drawn sizes, with weights from the draw's seed."""
     return lambda draw: (build(lambda: make(draw), derived_seed(draw.seed, "weights", draw.size)),)
@@ -617,6 +679,14 @@ def describe(module: nn.Module) -> str:
 
     notes = []
     named: dict[int, list[str]] = {}
+    storages: dict[int, list[tuple[str, torch.Tensor]]] = {}
+    for name, p in module.named_parameters():
+        storages.setdefault(p.untyped_storage().data_ptr(), []).append((name, p))
+    for shared in storages.values():
+        size = shared[0][1].untyped_storage().nbytes() // shared[0][1].element_size()
+        if len(shared) > 1:  # where each parameter sits in the memory they share
+            notes.append(f"one storage of {size} holds " + ", ".join(
+                f"{name} {tuple(p.shape)} stride {p.stride()} offset {p.storage_offset()}" for name, p in shared))
     for name, p in module.named_parameters(remove_duplicate=False):
         named.setdefault(id(p), []).append(name)
         if not p.requires_grad and len(named[id(p)]) == 1:
@@ -647,10 +717,22 @@ COUNT_CASES: dict[str, tuple[Callable[[Draw], nn.Module], bool]] = {
     "python-list": (_python_list, True),
     "non-persistent-buffer": (_masked, True),
 }
+#: Parameters that share memory without being one object: each scalar of memory counts once.
+MEMORY_CASES: dict[str, tuple[Callable[[Draw], nn.Module], int]] = {
+    "weight-twin": (_weight_twin, 2),
+    "transposed-twin": (_transposed_twin, 2),
+    "overlapping-windows": (_windows, 2),
+    "interleaved": (_interleaved, 2),
+    "disjoint-views": (_disjoint_views, 1),
+    "frozen-overlap": (_frozen_overlap, 1),
+}
 # Every check also runs on a drawn linear layer and on a drawn nested stack: no constant passes.
 for _name, (_make, _hidden) in COUNT_CASES.items():
     count.case(_name, "count_parameters(module)", module_recipe(_make), hidden=_hidden, search=module_recipe(_make),
                tries=2, anchors=(module_recipe(_linear), module_recipe(_nested)))
+for _name, (_make, _points) in MEMORY_CASES.items():
+    count.case(_name, "count_parameters(module)", module_recipe(_make), hidden=True, points=_points,
+               search=module_recipe(_make), tries=2, anchors=(module_recipe(_linear), module_recipe(_nested)))
 
 
 # --------------------------------------------------------------------------- modules-batchnorm

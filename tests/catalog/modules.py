@@ -138,20 +138,31 @@ class CountingLinear(nn.Module):
 ''')),
     ],
     "modules-count-params": [
-        ("parameters", count("    return sum(p.numel() for p in module.parameters() if p.requires_grad)\n")),
-        ("dedupe-by-id", count('''    seen = {}
-    for _name, p in module.named_parameters(remove_duplicate=False):
+        ("places", count('''    places = set()
+    for p in module.parameters():
         if p.requires_grad:
-            seen[id(p)] = p.numel()
-    return sum(seen.values())
+            storage = p.untyped_storage()
+            every = torch.arange(storage.nbytes() // p.element_size())
+            index = torch.as_strided(every, p.shape, p.stride(), p.storage_offset())
+            places.update((storage.data_ptr(), i) for i in index.flatten().tolist())
+    return len(places)
 ''')),
-        ("walk-modules", count('''    seen, total = set(), 0
-    for sub in module.modules():
-        for p in sub.parameters(recurse=False):
-            if p.requires_grad and id(p) not in seen:
-                seen.add(id(p))
-                total += p.numel()
-    return int(total)
+        ("mask-per-storage", count('''    covered = {}
+    for p in module.parameters():
+        if p.requires_grad:
+            storage = p.untyped_storage()
+            mask = covered.setdefault(storage.data_ptr(), torch.zeros(storage.nbytes() // p.element_size()))
+            mask.as_strided(p.shape, p.stride(), p.storage_offset()).fill_(1)
+    return int(sum(m.sum().item() for m in covered.values()))
+''')),
+        ("offsets-by-hand", "import itertools\n\n\n" + count('''    seen = set()
+    for _name, p in module.named_parameters(remove_duplicate=False):
+        if not p.requires_grad:
+            continue
+        for where in itertools.product(*(range(n) for n in p.shape)):
+            offset = p.storage_offset() + sum(i * s for i, s in zip(where, p.stride()))
+            seen.add((p.untyped_storage().data_ptr(), offset))
+    return len(seen)
 ''')),
     ],
     "modules-selftest": [
@@ -295,6 +306,44 @@ class CountingLinear(nn.Module):
 '''), None),  # two mistakes at once, both seen by the visible checks: no one model explains them
     ],
     "modules-count-params": [
+        ("one-liner", count("    return sum(p.numel() for p in module.parameters() if p.requires_grad)\n"),
+         "objects-not-memory"),
+        ("dedupe-by-id", count('''    seen = {}
+    for _name, p in module.named_parameters(remove_duplicate=False):
+        if p.requires_grad:
+            seen[id(p)] = p.numel()
+    return sum(seen.values())
+'''), "objects-not-memory"),
+        ("whole-storage", count('''    sizes = {}
+    for p in module.parameters():
+        if p.requires_grad:
+            sizes[p.untyped_storage().data_ptr()] = p.untyped_storage().nbytes() // p.element_size()
+    return sum(sizes.values())
+'''), "whole-storage"),
+        ("one-per-storage", count('''    seen, total = set(), 0
+    for p in module.parameters():
+        if p.requires_grad and p.untyped_storage().data_ptr() not in seen:
+            seen.add(p.untyped_storage().data_ptr())
+            total += p.numel()
+    return total
+'''), "one-per-storage"),
+        ("stretches", count('''    places = set()
+    for p in module.parameters():
+        if p.requires_grad:
+            start = p.storage_offset()
+            places.update((p.untyped_storage().data_ptr(), i) for i in range(start, start + p.numel()))
+    return len(places)
+'''), "consecutive-stretch"),
+        ("frozen-memory-wins", count('''    def places(p):
+        every = torch.arange(p.untyped_storage().nbytes() // p.element_size())
+        index = every.as_strided(p.shape, p.stride(), p.storage_offset())
+        return {(p.untyped_storage().data_ptr(), i) for i in index.flatten().tolist()}
+
+    trained, frozen = set(), set()
+    for p in module.parameters():
+        (trained if p.requires_grad else frozen).update(places(p))
+    return len(trained - frozen)
+'''), "frozen-memory"),
         ("counts-tensors", count("    return len(list(module.parameters()))\n"), "tensors"),
         ("counts-frozen", count("    return sum(p.numel() for p in module.parameters())\n"), "frozen"),
         ("counts-tied-twice", count("    return sum(p.numel() for _n, p in module.named_parameters("

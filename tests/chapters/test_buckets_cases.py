@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import sys
 from pathlib import Path
 
 import nbformat
@@ -50,18 +49,6 @@ def setup_namespace() -> dict:
     names: dict = {"__name__": "__main__"}
     exec(compile(chapter_cells()["buckets-setup"], "<buckets-setup>", "exec"), names)  # noqa: S102
     return names
-
-
-@pytest.fixture(autouse=True)
-def _restore_the_modules():
-    """An exploit may rebind names of the checks' modules; the next test sees them as they were."""
-    modules = [sys.modules[name] for name in ("autograder.chapters.buckets", "autograder.engine.ranks",
-                                              "autograder.engine.observe")]
-    kept = [dict(vars(module)) for module in modules]
-    yield
-    for module, names in zip(modules, kept, strict=True):
-        vars(module).clear()
-        vars(module).update(names)
 
 
 class TestBucketsCases(ChapterCases):
@@ -297,3 +284,55 @@ def test_a_learners_installation_judges_no_run_and_the_grader_judges_from_its_dr
     assert agrees(case, observed("checksums"), Seen(value=point.models["checksums"].value.bound(drawn)))
     assert not agrees(case, observed("reference"), Seen(value=point.expected.value.bound({})))  # no draw, no truth
     assert not agrees(case, Seen(raised=("RankError", "rank 0 raised")), Seen(value=expected))
+
+
+def _launches_counted(run):
+    """``run`` (a launcher of ranks) that also counts its launches."""
+    launches = []
+
+    def counted(*args, **kwargs):
+        launches.append(kwargs.get("world_size"))
+        return run(*args, **kwargs)
+
+    return counted, launches
+
+
+@pytest.mark.parametrize("answer", ["all-gather-per-tensor", "parameters-only"])
+def test_a_cell_observed_on_one_launch_per_world_is_judged_as_point_by_point(answer, monkeypatch):
+    """The hidden cell of ``ranks_agree`` on two launches (two ranks, three ranks) instead of one per
+    check point: the same verdicts, for a right answer and a wrong one."""
+    from autograder.kernel import verdict
+    from tests.catalog.buckets import RIGHT, WRONG
+
+    source = dict(item[:2] for item in RIGHT["buckets-ranks-agree"] + WRONG["buckets-ranks-agree"])[answer]
+    ranks_agree = _answer(source)
+    exercise = buckets.agree
+    counted, launches = _launches_counted(buckets.run_on_ranks)
+    monkeypatch.setattr(exercise, "together", lambda a, points: buckets.observe_agreements(a, points, _run=counted))
+    together = verdict("buckets-ranks-agree", ranks_agree, True, 7)
+    assert sorted(launches) == [2, 3]
+    monkeypatch.setattr(exercise, "together", None)
+    alone = verdict("buckets-ranks-agree", ranks_agree, True, 7)
+    assert [(v.case.name, v.passed, v.misconception) for v in together.verdicts] == \
+        [(v.case.name, v.passed, v.misconception) for v in alone.verdicts]
+    assert (together.message() is None) == (answer == "all-gather-per-tensor")
+
+
+def test_a_launch_that_fails_leaves_each_point_to_be_observed_alone():
+    def fails(*_args, **_kwargs):
+        raise buckets.RankError("rank 1 raised RuntimeError: boom")
+
+    points = [(case, inputs) for case in buckets.agree.selected(True) for inputs in case.draws(3)]
+    assert buckets.observe_agreements(_answer(AGREE_ANSWERS["reference"]), points, _run=fails) == [None] * len(points)
+    trainings = [(case, inputs) for case in buckets.safe_logging.selected(True) for inputs in case.draws(3)]
+    assert buckets.observe_trainings(lambda *a: 0.0, trainings, _run=fails) == [None] * len(trainings)
+
+
+def test_an_unanswered_step_is_unanswered_on_one_launch_too():
+    def step(model, optimizer, batch):
+        raise NotImplementedError
+
+    trainings = [(case, inputs) for case in buckets.safe_logging.selected(True) for inputs in case.draws(3)]
+    counted, launches = _launches_counted(buckets.run_on_ranks)
+    found = buckets.observe_trainings(step, trainings, _run=counted)
+    assert launches == [2] and found == [Seen(unanswered=True)] * len(trainings)

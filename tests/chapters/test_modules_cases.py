@@ -15,8 +15,10 @@ from autograder.chapters.modules import (
     BATCHNORM_INPUT,
     BATCHNORM_TRAIN_FORWARDS,
     COUNT_CASES,
+    MEMORY_CASES,
     MOMENTA,
     RUNNING_CASES,
+    OverOneStorage,
     TiedLanguageModel,
     describe,
     held_as,
@@ -97,10 +99,41 @@ def test_the_count_key_takes_tied_weights_once_and_skips_frozen_ones():
 
 def test_every_count_check_runs_on_modules_with_different_counts():
     case_by_name = {c.name: c for c in exercises("modules")["modules-count-params"].cases}
-    for name in COUNT_CASES:
+    for name in [*COUNT_CASES, *MEMORY_CASES]:
         for seed in (1, 2, 3):
             counts = {count_parameters(*inputs) for inputs in case_by_name[name].draws(seed)}
             assert len(counts) > 1, name
+
+
+def test_every_memory_check_holds_parameters_that_share_a_storage():
+    """Each family of shared memory gives distinct Parameter objects over one storage, and the
+    count of memory differs there from a count per object, except on disjoint views and on a
+    frozen window (each its own property: disjoint parts of one storage, and what is frozen)."""
+    from answer_key.modules import _per_object
+
+    for name, (make, _points) in MEMORY_CASES.items():
+        for seed in range(5):
+            (module,) = module_recipe(make)(Draw(seed))
+            storages = [p.untyped_storage().data_ptr() for p in module.parameters()]
+            assert len(set(storages)) < len(storages), name
+            differs = count_parameters(module) != _per_object(module)
+            assert differs == (name not in ("disjoint-views", "frozen-overlap")), name
+
+
+def test_the_memory_count_takes_each_shared_scalar_once():
+    base = torch.randn(3, 4)
+    module = OverOneStorage(base, [("all", lambda t: t, True), ("evens", lambda t: t.view(-1)[::2], True),
+                                   ("row", lambda t: t[1], False), ("tail", lambda t: t.view(-1)[10:], False)])
+    assert count_parameters(module) == 12
+    module.all.requires_grad_(False)
+    assert count_parameters(module) == 6  # the even places only; frozen ones add nothing
+
+
+def test_a_message_shows_where_each_parameter_sits_in_the_memory_they_share():
+    module = OverOneStorage(torch.randn(10), [("left", lambda t: t[:6], True), ("right", lambda t: t[4:], False)])
+    text = describe(module)
+    assert "one storage of 10 holds left (6,) stride (1,) offset 0, right (6,) stride (1,) offset 4" in text
+    assert "right frozen" in text
 
 
 def test_a_message_describes_the_module_it_counted():
