@@ -250,6 +250,16 @@ def _stretches(module):
                 for p in module.parameters() if p.requires_grad for i in range(p.numel())})
 
 
+def _first_to_last(module):
+    """Each parameter as every scalar from its first element to its last, gaps of its strides included."""
+    places = set()
+    for p in module.parameters():
+        if p.requires_grad and p.numel():
+            last = p.storage_offset() + sum((n - 1) * s for n, s in zip(p.shape, p.stride(), strict=True))
+            places.update((p.untyped_storage().data_ptr(), i) for i in range(p.storage_offset(), last + 1))
+    return len(places)
+
+
 def _frozen_wins(module):
     frozen = set().union(*(_places(p) for p in module.parameters() if not p.requires_grad))
     return len(set().union(*(_places(p) for p in module.parameters() if p.requires_grad)) - frozen)
@@ -261,7 +271,7 @@ def _sums_children(module):
 
 
 def _walks_lists(module):
-    total = sum(p.numel() for p in module.parameters() if p.requires_grad)
+    total = count_parameters(module)
     for value in vars(module).values():
         if isinstance(value, list):
             total += sum(_walks_lists(item) for item in value if isinstance(item, nn.Module))
@@ -278,21 +288,21 @@ key("modules-count-params", count_parameters, models=[
           "everything a checkpoint saves were trained."),
     Model("not-recursive", lambda m: sum(p.numel() for p in m.parameters(recurse=False) if p.requires_grad),
           "a module's parameters were only those it registered itself, not its submodules'."),
-    Model("buffers", lambda m: _per_object(m) + sum(b.numel() for b in m.buffers()),
+    Model("buffers", lambda m: count_parameters(m) + sum(b.numel() for b in m.buffers()),
           "buffers trained like parameters."),
     Model("sums-children", _sums_children, "each child module's parameters were its own, shared with no other."),
     Model("walks-lists", _walks_lists, "modules kept in a Python list were registered with their owner."),
     Model("objects-not-memory", _per_object,
-          "each Parameter object held scalars of its own, as if two parameters could not share memory."),
+          "each Parameter object held scalars of its own, shared with no other Parameter."),
     Model("whole-storage", _whole_storages, "a parameter's scalars were all of the storage it lies in."),
     Model("one-per-storage", _first_per_storage,
           "parameters in one storage were one tensor, whatever part of the storage each covers."),
     Model("consecutive-stretch", _stretches,
           "a parameter covered the consecutive stretch of memory from its offset, whatever its strides."),
+    Model("first-to-last", _first_to_last,
+          "a strided parameter held every scalar from its first element to its last, the gaps included."),
     Model("frozen-memory", _frozen_wins,
           "a scalar a frozen parameter covers were frozen, even where a trainable parameter covers it too."),
-    Model("frozen-memory-trains", lambda m: _covered(m.parameters()),
-          "a frozen parameter's memory trained with the rest."),
 ])
 
 

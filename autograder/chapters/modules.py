@@ -718,20 +718,20 @@ COUNT_CASES: dict[str, tuple[Callable[[Draw], nn.Module], bool]] = {
     "non-persistent-buffer": (_masked, True),
 }
 #: Parameters that share memory without being one object: each scalar of memory counts once.
-MEMORY_CASES: dict[str, tuple[Callable[[Draw], nn.Module], int]] = {
-    "weight-twin": (_weight_twin, 2),
-    "transposed-twin": (_transposed_twin, 2),
-    "overlapping-windows": (_windows, 2),
-    "interleaved": (_interleaved, 2),
-    "disjoint-views": (_disjoint_views, 1),
-    "frozen-overlap": (_frozen_overlap, 1),
+MEMORY_CASES: dict[str, tuple[Callable[[Draw], nn.Module], int, bool]] = {
+    "weight-twin": (_weight_twin, 2, False),
+    "transposed-twin": (_transposed_twin, 2, True),
+    "overlapping-windows": (_windows, 2, True),
+    "interleaved": (_interleaved, 2, True),
+    "disjoint-views": (_disjoint_views, 1, True),
+    "frozen-overlap": (_frozen_overlap, 1, True),
 }
 # Every check also runs on a drawn linear layer and on a drawn nested stack: no constant passes.
 for _name, (_make, _hidden) in COUNT_CASES.items():
     count.case(_name, "count_parameters(module)", module_recipe(_make), hidden=_hidden, search=module_recipe(_make),
                tries=2, anchors=(module_recipe(_linear), module_recipe(_nested)))
-for _name, (_make, _points) in MEMORY_CASES.items():
-    count.case(_name, "count_parameters(module)", module_recipe(_make), hidden=True, points=_points,
+for _name, (_make, _points, _hidden) in MEMORY_CASES.items():
+    count.case(_name, "count_parameters(module)", module_recipe(_make), hidden=_hidden, points=_points,
                search=module_recipe(_make), tries=2, anchors=(module_recipe(_linear), module_recipe(_nested)))
 
 

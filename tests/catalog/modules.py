@@ -334,6 +334,14 @@ class CountingLinear(nn.Module):
             places.update((p.untyped_storage().data_ptr(), i) for i in range(start, start + p.numel()))
     return len(places)
 '''), "consecutive-stretch"),
+        ("first-to-last", count('''    places = set()
+    for p in module.parameters():
+        if p.requires_grad and p.numel() > 0:
+            first = p.storage_offset()
+            last = first + sum((size - 1) * step for size, step in zip(p.shape, p.stride()))
+            places.update((p.untyped_storage().data_ptr(), i) for i in range(first, last + 1))
+    return len(places)
+'''), "first-to-last"),
         ("frozen-memory-wins", count('''    def places(p):
         every = torch.arange(p.untyped_storage().nbytes() // p.element_size())
         index = every.as_strided(p.shape, p.stride(), p.storage_offset())
@@ -353,19 +361,30 @@ class CountingLinear(nn.Module):
                                 "if p.requires_grad)\n"), "not-recursive"),
         ("tensor-result", count("    return torch.tensor(sum(p.numel() for p in module.parameters() "
                                 "if p.requires_grad))\n"), None),
-        ("counts-buffers", count("    trained = sum(p.numel() for p in module.parameters() if p.requires_grad)\n"
-                                 "    return trained + sum(b.numel() for b in module.buffers())\n"), "buffers"),
+        ("counts-buffers", count('''    places = set()
+    for t in [*(p for p in module.parameters() if p.requires_grad), *module.buffers()]:
+        index = torch.arange(t.untyped_storage().nbytes() // t.element_size())
+        index = index.as_strided(t.shape, t.stride(), t.storage_offset())
+        places.update((t.untyped_storage().data_ptr(), i) for i in index.flatten().tolist())
+    return len(places)
+'''), "buffers"),
         ("sums-children", count("""    own = sum(p.numel() for p in module.parameters(recurse=False) if p.requires_grad)
     return own + sum(count_parameters(child) for child in module.children())
 """), "sums-children"),
-        ("walks-lists", count("""    total = sum(p.numel() for p in module.parameters() if p.requires_grad)
+        ("walks-lists", count("""    places = set()
+    for p in module.parameters():
+        if p.requires_grad:
+            index = torch.arange(p.untyped_storage().nbytes() // p.element_size())
+            index = index.as_strided(p.shape, p.stride(), p.storage_offset())
+            places.update((p.untyped_storage().data_ptr(), i) for i in index.flatten().tolist())
+    total = len(places)
     for value in vars(module).values():
         if isinstance(value, list):
             total += sum(count_parameters(item) for item in value if isinstance(item, nn.Module))
     return total
 """), "walks-lists"),
         ("parameters-to-vector", "from torch.nn.utils import parameters_to_vector\n\n\n" + count(
-            "    return parameters_to_vector(module.parameters()).numel()\n"), "frozen"),
+            "    return parameters_to_vector(module.parameters()).numel()\n"), None),
     ],
     "modules-selftest": [
         ("list-registers", selftest(q1=6), "list-registers"),

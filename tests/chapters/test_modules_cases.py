@@ -111,7 +111,7 @@ def test_every_memory_check_holds_parameters_that_share_a_storage():
     frozen window (each its own property: disjoint parts of one storage, and what is frozen)."""
     from answer_key.modules import _per_object
 
-    for name, (make, _points) in MEMORY_CASES.items():
+    for name, (make, _points, _hidden) in MEMORY_CASES.items():
         for seed in range(5):
             (module,) = module_recipe(make)(Draw(seed))
             storages = [p.untyped_storage().data_ptr() for p in module.parameters()]
