@@ -27,7 +27,6 @@ from torch import nn
 from autograder.engine import facts, secret
 from autograder.engine.cases import exercise, selftest
 from autograder.engine.draw import Draw
-from autograder.engine.observe import Seen
 from autograder.engine.ranks import RankError, run_on_ranks
 
 WORLD_SIZE = 2
@@ -233,45 +232,7 @@ def observe_agreement(answer: Callable, spec: tuple, change: str, changer: int, 
     kinds of non-bool results, and the (run, rank) pairs whose module the answer changed.
     """
     tag = agree_tag(spec, change, changer, world_size, scenario)
-    return _agreement(_run(_worker, answer, spec, change, changer, runs, tag, world_size=world_size),
-                      world_size, runs)
-
-
-def _agree_scenarios(answer: Callable, scenarios: list[tuple], runs: int) -> list[Any]:
-    """One rank's runs of several check points in turn, each as :func:`_agree_worker` runs one."""
-    return [_agree_worker(answer, spec, change, changer, runs, tag) for spec, change, changer, tag in scenarios]
-
-
-def observe_agreements(answer: Callable, points: list[tuple[Any, tuple]], *, runs: int = RUNS,
-                       _run: Callable = run_on_ranks) -> list[Seen | None]:
-    """The check points of a cell on one launch of ranks per world size, as
-    :func:`observe_agreement` observes each on a launch of its own (forking ranks from a process
-    that holds torch costs more than their runs). A launch that fails leaves its points to be
-    observed one by one, so a failing answer is told what a launch of that point alone shows."""
-    found: list[Seen | None] = [None] * len(points)
-    worlds: dict[int, list[int]] = {}
-    for i, (case, inputs) in enumerate(points):
-        if case.call is observe_agreement:
-            worlds.setdefault(inputs[3], []).append(i)
-    for world, indices in worlds.items():
-        scenarios = [(spec, change, changer, agree_tag(spec, change, changer, world, scenario))
-                     for spec, change, changer, _world, scenario in (points[i][1] for i in indices)]
-        try:
-            per_rank = _run(_agree_scenarios, answer, scenarios, runs, world_size=world, timeout=60.0,
-                            pg_timeout=5.0, relay_failed=False)
-        except RankError:
-            continue
-        for j, i in enumerate(indices):
-            results = [rank[j] for rank in per_rank]
-            if any(result == NOT_ANSWERED for result in results):
-                found[i] = Seen(unanswered=True)
-            else:
-                found[i] = Seen(value=_agreement(results, world, runs))
-    return found
-
-
-def _agreement(per_rank: list[tuple[list, dict]], world_size: int, runs: int) -> dict[str, Any]:
-    """What every rank's runs of one check point report, as the check reads it."""
+    per_rank = _run(_worker, answer, spec, change, changer, runs, tag, world_size=world_size)
     secret.keep({tag: value for _found, drawn in per_rank for tag, value in drawn.items()})
     per_rank = [found for found, _drawn in per_rank]
     verdicts = " ".join("".join(per_rank[r][run][0] for r in range(world_size)) for run in range(runs))
@@ -293,7 +254,7 @@ def _agree_inputs(change: str, changer: int = 1, world: int = 2, counts: str = "
 
 
 agree = exercise("buckets-ranks-agree", "ranks_agree", call=observe_agreement, returns="observation",
-                 show=_show_agreement, together=observe_agreements)
+                 show=_show_agreement)
 AGREE_CASES = {
     # name: (change, changer, world size, batch counts, hidden, points); a visible check takes the
     # form of the results only: the truth of a run is the supervisor's draw, which a learner's
@@ -412,11 +373,7 @@ def observe_training(answer: Callable, seed: int, steps: int, frozen: bool = Fal
                      _run: Callable = run_answer_on_ranks, _worker: Callable = _logging_worker) -> dict[str, Any]:
     """Train the chapter's DDP model on two ranks with the answer's step: what rank 0 logged at
     each step, whether the ranks' parameters are still bitwise identical, and rank 0's parameters."""
-    return _training(_run(_worker, answer, seed, steps, frozen))
-
-
-def _training(per_rank: list) -> dict[str, Any]:
-    (logged, params, _written), (_, other, _) = per_rank
+    (logged, params, _written), (_, other, _) = _run(_worker, answer, seed, steps, frozen)
     with facts.untouched():
         identical = facts.is_tensor(params) and facts.is_tensor(other) and bool(facts.equal(params, other))
     return {"logged on rank 0": logged, "ranks identical": identical, "parameters": params}
@@ -426,43 +383,8 @@ def observe_gradient_writes(answer: Callable, seed: int, steps: int, *, _run: Ca
                             _worker: Callable = _logging_worker) -> dict[str, Any]:
     """Train as :func:`observe_training` does: how often the step wrote each of rank 0's ``p.grad``
     in place between backward and the optimizer's step, per step (see :class:`GradientWrites`)."""
-    return _gradient_writes(_run(_worker, answer, seed, steps))
-
-
-def _gradient_writes(per_rank: list) -> dict[str, Any]:
-    (_logged, _params, written), _ = per_rank
+    (_logged, _params, written), _ = _run(_worker, answer, seed, steps)
     return {"p.grad written in place after backward (rank 0)": written}
-
-
-def _logging_scenarios(answer: Callable, scenarios: list[tuple]) -> list[Any]:
-    """One rank's trainings of several check points in turn, each as :func:`_logging_worker` runs one."""
-    return [_logging_worker(answer, *inputs) for inputs in scenarios]
-
-
-#: How each of the logging exercise's drivers reads the ranks' results of one training.
-_TRAINING_REPORTS = {observe_training: _training, observe_gradient_writes: _gradient_writes}
-
-
-def observe_trainings(answer: Callable, points: list[tuple[Any, tuple]], *,
-                      _run: Callable = run_on_ranks) -> list[Seen | None]:
-    """The check points of a cell on one launch of two ranks, as :func:`observe_agreements` runs
-    ``ranks_agree``'s; a launch that fails leaves its points to be observed one by one."""
-    indices = [i for i, (case, _inputs) in enumerate(points) if case.call in _TRAINING_REPORTS]
-    found: list[Seen | None] = [None] * len(points)
-    if not indices:
-        return found
-    try:
-        per_rank = _run(_logging_scenarios, answer, [points[i][1] for i in indices], world_size=WORLD_SIZE,
-                        timeout=60.0, pg_timeout=5.0, relay_failed=False)
-    except RankError:
-        return found
-    for j, i in enumerate(indices):
-        results = [rank[j] for rank in per_rank]
-        if any(result == NOT_ANSWERED for result in results):
-            found[i] = Seen(unanswered=True)
-        else:
-            found[i] = Seen(value=_TRAINING_REPORTS[points[i][0].call](results))
-    return found
 
 
 def _show_training(inputs: tuple) -> str:
@@ -472,7 +394,7 @@ def _show_training(inputs: tuple) -> str:
 
 
 safe_logging = exercise("buckets-safe-logging", "train_step_fixed", call=observe_training, returns="observation",
-                        agree="close", show=_show_training, together=observe_trainings)
+                        agree="close", show=_show_training)
 STEP_PROBE = "train_step_fixed(model, optimizer, batch)"
 safe_logging.case("three-steps", STEP_PROBE, lambda draw: (draw.integer(0, 99), 3), points=2)
 safe_logging.case("five-steps", STEP_PROBE, lambda draw: (draw.integer(100, 999), 5), hidden=True, points=3)

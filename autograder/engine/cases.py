@@ -138,10 +138,6 @@ class Exercise:
     require: Callable[[Any], None] | None = None
     defaults: dict[str, Any] = field(default_factory=dict)
     cases: list[Case] = field(default_factory=list)
-    #: Observes several of a cell's points in one go (``together(answer, [(case, inputs), ...])``,
-    #: one :class:`~autograder.engine.observe.Seen` or None per point): for checks whose setup
-    #: costs more than the call (a launch of ranks). A point it leaves None is observed alone.
-    together: Callable[[Any, list[tuple[Case, tuple]]], list[Any]] | None = None
 
     def case(self, name: str, probe: str, inputs: Callable[..., Inputs], **fields_: Any) -> Case:
         """Declare one case; keyword fields override the exercise's defaults (see :class:`Case`).
@@ -206,7 +202,7 @@ _REGISTRY: dict[str, Exercise] = {}
 
 def exercise(
     grade_id: str, name: str, require: Callable[[Any], None] | None = None, module: str | None = None,
-    together: Callable[[Any, list[tuple[Case, tuple]]], list[Any]] | None = None, **defaults: Any,
+    **defaults: Any,
 ) -> Exercise:
     """Register an exercise; case modules declare theirs at import time.
 
@@ -215,7 +211,6 @@ def exercise(
         name: The name the answer cell defines (or an expression over the learner's names).
         require: A whole-answer check run before any case (raises :class:`AnswerTypeError`).
         module: The declaring module (the caller's, unless given).
-        together: Observes several points of a cell in one go (:attr:`Exercise.together`).
         **defaults: Case fields shared by every case of the exercise.
     """
     if grade_id in _REGISTRY:
@@ -224,7 +219,7 @@ def exercise(
     if unknown:
         raise TypeError(f"{grade_id}: unknown case fields {sorted(unknown)}")
     module = module or sys._getframe(1).f_globals["__name__"]
-    _REGISTRY[grade_id] = Exercise(grade_id, name, module, require=require, defaults=defaults, together=together)
+    _REGISTRY[grade_id] = Exercise(grade_id, name, module, require=require, defaults=defaults)
     return _REGISTRY[grade_id]
 
 

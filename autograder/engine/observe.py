@@ -83,29 +83,10 @@ def observe_cell(exercise: Exercise, answer: Any, seeds: dict[str, list[int]]) -
         except AnswerTypeError as err:
             return CellObservation(rejected=str(err))
     cases = {case.name: case for case in exercise.cases}
-    points = [(cases[name], inputs) for name, case_seeds in seeds.items()
-              for seed in case_seeds for inputs in cases[name].draws(seed)]
-    together = observe_together(exercise, answer, points)
-    seen: dict[str, list[Seen]] = {name: [] for name in seeds}
-    for (case, inputs), found in zip(points, together, strict=True):
-        seen[case.name].append(found if found is not None else observe_point(case, answer, inputs))
-    return CellObservation(seen)
-
-
-def observe_together(exercise: Exercise, answer: Any, points: list[tuple[Case, tuple]]) -> list[Seen | None]:
-    """What the exercise's :attr:`~autograder.engine.cases.Exercise.together` observed of the points,
-    None for each point it left to be observed alone (every point when it failed)."""
-    if exercise.together is None:
-        return [None] * len(points)
-    from autograder.engine import facts
-
-    try:
-        with warnings.catch_warnings(), facts.modes_kept():
-            warnings.simplefilter("ignore")
-            found = exercise.together(answer, points)
-    except Exception:  # noqa: BLE001 - each point is then observed alone, its error its own
-        return [None] * len(points)
-    return found if len(found) == len(points) else [None] * len(points)
+    return CellObservation({
+        name: [observe_point(cases[name], answer, inputs) for seed in case_seeds for inputs in cases[name].draws(seed)]
+        for name, case_seeds in seeds.items()
+    })
 
 
 def as_sent(seen: Seen) -> Seen:

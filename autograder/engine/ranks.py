@@ -100,7 +100,6 @@ def run_on_ranks(
     world_size: int = 2,
     timeout: float = 60.0,
     pg_timeout: float = 5.0,
-    relay_failed: bool = True,
 ) -> list[Any]:
     """Call ``fn(*args)`` on ``world_size`` ranks of a fresh gloo process group; return each rank's result.
 
@@ -113,8 +112,6 @@ def run_on_ranks(
         pg_timeout: Process-group timeout in seconds: a collective that waits longer raises. The
             rendezvous that forms the group may take up to ``timeout`` instead, so a busy machine
             (ranks slow to start) is not mistaken for a collective without its partner.
-        relay_failed: Whether a launch that fails prints what its ranks printed (a caller that runs
-            the same work again, launch by launch, prints it then).
 
     Returns:
         ``[result of rank 0, result of rank 1, ...]``.
@@ -144,8 +141,7 @@ def run_on_ranks(
         _stop(ranks)
         listener.close()
         del store
-    if failure is None or relay_failed:
-        _relay_output(ranks)
+    _relay_output(ranks)
     if failure is not None:
         raise failure
     return [rank.message()[1] for rank in ranks]

@@ -123,15 +123,17 @@ def test_the_alt_check_refuses_what_says_nothing():
     assert not meaningless_alt("Storage strip of 32 slots above a 4 by 8 grid")
 
 
-def each_page(browser, editions, edition: str, pages, check) -> list[str]:
-    """Open each of ``pages`` settled, run ``check(page)`` (a list of problems), add console errors."""
+def each_page(browser, editions, edition: str, pages, checks: dict) -> dict[str, list[str]]:
+    """Open each of ``pages`` settled once, run every ``checks[name](page)`` (a list of problems) on
+    it, and add the page's console errors to each check's problems."""
     _, url = editions[edition]
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    problems = []
+    problems: dict[str, list[str]] = {name: [] for name in checks}
     try:
-        for name in pages:
-            page, watch = open_settled(context, f"{url}/{name}")
-            problems += [f"{name}: {problem}" for problem in check(page) + watch.problems]
+        for page_name in pages:
+            page, watch = open_settled(context, f"{url}/{page_name}")
+            for name, check in checks.items():
+                problems[name] += [f"{page_name}: {problem}" for problem in check(page) + watch.problems]
             page.close()
     finally:
         context.close()
@@ -154,18 +156,32 @@ def images_without_alt(page) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("edition", ["student", "instructor"])
-def test_every_page_has_no_wcag_21_aa_violation(browser, editions, edition):
-    pages = site_pages(editions[edition][0])
-    assert any(page.startswith("chapters/") for page in pages) and "search.html" in pages
-    assert each_page(browser, editions, edition, pages, axe_violations) == []
+@pytest.fixture(scope="module")
+def every_page(browser, editions):
+    """What axe finds and which images say nothing, per edition, each page opened once for both
+    (opening and settling a page costs more than either check)."""
+    found: dict[str, dict[str, list[str]]] = {}
+
+    def of(edition: str) -> dict[str, list[str]]:
+        if edition not in found:
+            pages = site_pages(editions[edition][0])
+            assert any(page.startswith("chapters/") for page in pages) and "search.html" in pages
+            found[edition] = each_page(browser, editions, edition, pages,
+                                       {"axe": axe_violations, "alt": images_without_alt})
+        return found[edition]
+
+    return of
 
 
 @pytest.mark.parametrize("edition", ["student", "instructor"])
-def test_every_image_says_what_it_shows(browser, editions, edition):
+def test_every_page_has_no_wcag_21_aa_violation(every_page, edition):
+    assert every_page(edition)["axe"] == []
+
+
+@pytest.mark.parametrize("edition", ["student", "instructor"])
+def test_every_image_says_what_it_shows(every_page, edition):
     # Sphinx gives an image without alt text its file name as alt: axe passes that, this does not.
-    pages = site_pages(editions[edition][0])
-    assert each_page(browser, editions, edition, pages, images_without_alt) == []
+    assert every_page(edition)["alt"] == []
 
 
 def test_every_chapter_fits_a_phone_and_stays_readable_in_dark_mode(browser, editions):
