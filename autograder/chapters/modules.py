@@ -682,11 +682,11 @@ def describe(module: nn.Module) -> str:
     storages: dict[int, list[tuple[str, torch.Tensor]]] = {}
     for name, p in module.named_parameters():
         storages.setdefault(p.untyped_storage().data_ptr(), []).append((name, p))
-    for shared in storages.values():
+    for shared in (shared for shared in storages.values() if len(shared) > 1):
+        # Where each parameter sits in the memory they share.
         size = shared[0][1].untyped_storage().nbytes() // shared[0][1].element_size()
-        if len(shared) > 1:  # where each parameter sits in the memory they share
-            notes.append(f"one storage of {size} holds " + ", ".join(
-                f"{name} {tuple(p.shape)} stride {p.stride()} offset {p.storage_offset()}" for name, p in shared))
+        notes.append(f"one storage of {size} holds " + ", ".join(
+            f"{name} {tuple(p.shape)} stride {p.stride()} offset {p.storage_offset()}" for name, p in shared))
     for name, p in module.named_parameters(remove_duplicate=False):
         named.setdefault(id(p), []).append(name)
         if not p.requires_grad and len(named[id(p)]) == 1:
@@ -727,10 +727,8 @@ MEMORY_CASES: dict[str, tuple[Callable[[Draw], nn.Module], int, bool]] = {
     "frozen-overlap": (_frozen_overlap, 1, True),
 }
 # Every check also runs on a drawn linear layer and on a drawn nested stack: no constant passes.
-for _name, (_make, _hidden) in COUNT_CASES.items():
-    count.case(_name, "count_parameters(module)", module_recipe(_make), hidden=_hidden, search=module_recipe(_make),
-               tries=2, anchors=(module_recipe(_linear), module_recipe(_nested)))
-for _name, (_make, _points, _hidden) in MEMORY_CASES.items():
+for _name, (_make, _points, _hidden) in {**{name: (make, 1, hidden) for name, (make, hidden) in COUNT_CASES.items()},
+                                         **MEMORY_CASES}.items():
     count.case(_name, "count_parameters(module)", module_recipe(_make), hidden=_hidden, points=_points,
                search=module_recipe(_make), tries=2, anchors=(module_recipe(_linear), module_recipe(_nested)))
 
