@@ -200,6 +200,7 @@ class Graded:
     flags: list[Flag]
     sources: dict[str, dict[str, str]]
     decided: dict[str, Any] = field(default_factory=dict)  # the sandboxed grader's verdicts, by student
+    forked: list[str] = field(default_factory=list)  # the students graded from the chapter's locked prefix
 
     def exercise_score(self, student: str, grade_id: str) -> tuple[float, float]:
         """Points earned on one exercise (visible and hidden test cells) and its full points."""
@@ -316,7 +317,8 @@ class ChapterGrading:
             submit(course, chapter, student, answered)
         cls.submit_more(course)
         outcome = grade_chapter(course, chapter, progress=False, seed=SEED)
-        return Graded(course, chapter, scores(course, chapter), outcome.flags, sources, outcome.decided)
+        return Graded(course, chapter, scores(course, chapter), outcome.flags, sources, outcome.decided,
+                      outcome.forked)
 
     @pytest.fixture(scope="class")
     @classmethod
@@ -332,6 +334,11 @@ class ChapterGrading:
 
     def test_right_spellings_earn_every_point(self, graded: Graded, right_student: str) -> None:
         graded.assert_full_points_except(right_student)
+
+    def test_the_class_is_graded_from_the_chapters_locked_prefix_run_once(self, graded: Graded) -> None:
+        # A prefix the holder cannot run (Chapter 6's ranks need loopback in its namespace) is no
+        # wrong grade, only every submission run from the top: seconds each, for the whole class.
+        assert set(right_students(self.CHAPTER)) <= set(graded.forked)
 
     def test_wrong_answers_lose_points_with_their_misconception(self, graded: Graded, wrong_answer) -> None:
         index, grade_id, label, message = wrong_answer

@@ -233,6 +233,8 @@ def _run_prefix(prefix: wire.Prefix, output_limit: int, uid: int, gid: int, root
     """
     confine.prctl_parent_death()
     jail.enter(root, uid, gid)
+    # The jail's network namespace starts with loopback down; Chapter 6's locked cells run ranks on it.
+    confine.loopback_up()
     os.environ.clear()
     os.environ.update({**confine.sandbox_environment(), **PREFIX_ENVIRONMENT})
     inductor = sys.modules.get("torch._inductor.config")
