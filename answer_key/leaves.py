@@ -253,6 +253,94 @@ key("leaves-hidden-grad", hidden_grad, models=[
 ])
 
 
+# --------------------------------------------------------------------------- leaves-momentum-step
+def momentum_step(params, buffers, lr, momentum, weight_decay):
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p
+            buffers[i] = d.clone() if i not in buffers else buffers[i].mul_(momentum).add_(d)
+            p -= lr * buffers[i]
+
+
+def _buffer_aliases_grad(params, buffers, lr, momentum, weight_decay):
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p if weight_decay else p.grad
+            buffers[i] = d if i not in buffers else buffers[i].mul_(momentum).add_(d)
+            p -= lr * buffers[i]
+
+
+def _clears_grad(params, buffers, lr, momentum, weight_decay):
+    momentum_step(params, buffers, lr, momentum, weight_decay)
+    for p in params:
+        p.grad = None
+
+
+def _decay_into_grad(params, buffers, lr, momentum, weight_decay):
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad.add_(p, alpha=weight_decay)
+            buffers[i] = d.clone() if i not in buffers else buffers[i].mul_(momentum).add_(d)
+            p -= lr * buffers[i]
+
+
+def _average_of_gradients(params, buffers, lr, momentum, weight_decay):
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p
+            buffers[i] = buffers.get(i, torch.zeros_like(p)) * momentum + (1 - momentum) * d
+            p -= lr * buffers[i]
+
+
+def _decay_outside_buffer(params, buffers, lr, momentum, weight_decay):
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            buffers[i] = p.grad.clone() if i not in buffers else buffers[i] * momentum + p.grad
+            p -= lr * (buffers[i] + weight_decay * p)
+
+
+def _decays_without_gradient(params, buffers, lr, momentum, weight_decay):
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            grad = p.grad if p.grad is not None else torch.zeros_like(p)
+            d = grad + weight_decay * p
+            buffers[i] = d.clone() if i not in buffers else buffers[i] * momentum + d
+            p -= lr * buffers[i]
+
+
+def _momentum_by_torch(params, buffers, lr, momentum, weight_decay):
+    optimizer = torch.optim.SGD(params, lr=lr, momentum=momentum, weight_decay=weight_decay)
+    optimizer.step()
+
+
+key("leaves-momentum-step", momentum_step, models=[
+    Model("buffer-aliases-grad", _buffer_aliases_grad,
+          "a momentum buffer made from p.grad without a copy were a tensor of its own, "
+          "which zeroing .grad and the next backward() leave alone."),
+    Model("clears-grad", _clears_grad, "the step had to clear .grad, as sgd_step's does."),
+    Model("decay-into-grad", _decay_into_grad,
+          "adding the weight decay into p.grad in place left .grad as backward() made it."),
+    Model("average-of-gradients", _average_of_gradients,
+          "the buffer were an average of the gradients, (1 - momentum) times the new one added."),
+    Model("decay-outside-buffer", _decay_outside_buffer,
+          "weight decay were added to the step after the momentum buffer, not to the gradient that "
+          "enters it."),
+    Model("decays-without-gradient", _decays_without_gradient,
+          "a parameter without a gradient still took a step: its weight decay, as if its gradient were zero."),
+    Model("torch-optimizer", _momentum_by_torch, "the step could be left to one of torch.optim's optimizers."),
+])
+
+
 # --------------------------------------------------------------------------- leaves-selftest
 def _selftest() -> dict:
     w = torch.ones(3, requires_grad=True)

@@ -28,7 +28,8 @@ from autograder.engine.cases import exercise, selftest
 from autograder.engine.codec import type_name
 from autograder.engine.draw import Draw
 
-__all__ = ["Net", "Regression", "accumulation_witness", "drive_accumulate", "drive_hidden_grad", "drive_sgd"]
+__all__ = ["Net", "Regression", "accumulation_witness", "drive_accumulate", "drive_hidden_grad", "drive_momentum",
+           "drive_sgd"]
 
 
 # ------------------------------------------------------------------------------ evidence
@@ -426,6 +427,94 @@ HIDDEN_CASES: dict[str, tuple[str, Callable[[Draw], tuple], bool, int]] = {
 }
 for _name, (_probe, _recipe, _hidden, _points) in HIDDEN_CASES.items():
     hidden_grad.case(_name, _probe, _recipe, hidden=_hidden, points=_points, search=_recipe, tries=3)
+
+
+# --------------------------------------------------------------------------- leaves-momentum-step
+def momentum_problem(kind: str, steps: tuple[int, int], decay: bool, zeroing: str) -> Callable[[Draw], tuple]:
+    """Inputs ``(params, loss, lr, momentum, weight_decay, steps, zeroing)``: fresh leaves and a loss
+    over them (as for ``sgd_step``), SGD's three numbers, a step count, and how the training loop
+    clears ``.grad`` between steps (``"to None"`` or ``"in place"``, ``zero_grad``'s two ways)."""
+    drawn = sgd_problem(kind, steps)
+
+    def recipe(draw: Draw) -> tuple:
+        params, loss, lr, count = drawn(draw)
+        momentum = draw.choice([0.5, 0.8, 0.9, 0.95])
+        weight_decay = draw.choice([0.01, 0.05, 0.1, 0.3]) if decay else 0.0
+        return params, loss, lr, momentum, weight_decay, count, zeroing
+
+    return recipe
+
+
+def _show_momentum(inputs: tuple) -> str:
+    params, loss, lr, momentum, weight_decay, steps, zeroing = inputs
+    return (f"{_show_sgd((params, loss, lr, steps))}, momentum={momentum}, weight_decay={weight_decay}, "
+            f".grad cleared {zeroing} between steps")
+
+
+def drive_momentum(step: Callable, params: list[torch.Tensor], loss: Regression, lr: float, momentum: float,
+                   weight_decay: float, steps: int, zeroing: str) -> dict[str, Any]:
+    """Train grader-owned copies of ``params`` as a training loop does: before each call of
+    ``step(params, buffers, lr, momentum, weight_decay)`` (with one dict ``buffers`` kept from call to
+    call) the loss is computed from those very tensors and backpropagated, and between calls each
+    ``.grad`` is cleared the case's way (set to None, or zeroed in place so that the next backward
+    adds into the same tensor). Reports whether every call left each ``.grad`` as backward left it,
+    the facts ``sgd_step``'s checks report, and the values after each step. ``step`` runs without
+    torch's optimizers (see ``_OPTIMIZERS``)."""
+    originals = [_fresh_leaf(p) for p in params]
+    given, buffers = list(originals), {}
+    values, written, grads_kept = [], [], True
+    for number in range(steps):
+        with facts.untouched():
+            for p in originals if number else ():
+                grad = facts.grad(p)
+                if grad is not None and zeroing == "in place":
+                    facts.zero_(grad)
+                elif grad is not None:
+                    facts.set_grad(p, None)
+            facts.backward(loss(originals))
+            left = [None if (grad := facts.grad(p)) is None else facts.clone(grad) for p in originals]
+            versions = [facts.version(p) for p in originals]
+        with _without_optimizers():
+            step(given, buffers, lr, momentum, weight_decay)
+        with facts.untouched():
+            values.append([facts.clone(facts.detach(p)) for p in originals])
+            written.append([facts.version(p) > v if kept is not None else None
+                            for p, v, kept in zip(originals, versions, left, strict=True)])
+            grads_kept = grads_kept and all(_kept(facts.grad(p), kept) for p, kept in zip(originals, left, strict=True))
+    with facts.untouched():
+        leaves = all(facts.is_leaf(p) and facts.requires_grad(p) for p in originals)
+    return {
+        ".grad left as backward left it": grads_kept,
+        "the list holds the same tensors": all(a is b for a, b in zip(given, originals, strict=True)),
+        "still leaves that require grad": leaves,
+        "written where autograd sees it": written,
+        "values after each step": values,
+    }
+
+
+def _kept(grad: torch.Tensor | None, kept: torch.Tensor | None) -> bool:
+    """``.grad`` is what backward left: None where it was None, else the same values."""
+    if kept is None or grad is None:
+        return grad is kept
+    return bool(facts.equal(grad, kept))
+
+
+momentum_sgd = exercise("leaves-momentum-step", "momentum_step", call=drive_momentum, returns="observation",
+                        agree="loose", show=_show_momentum)
+MOMENTUM_CASES: dict[str, tuple[Callable[[Draw], tuple], bool, int]] = {
+    # name: (recipe (also the search's), hidden, points). Weight decay and the in-place clearing of
+    # .grad each have families of their own: an answer wrong only there loses only their points.
+    "momentum": (momentum_problem("linear", (2, 4), decay=False, zeroing="to None"), False, 1),
+    "weight-decay": (momentum_problem("linear", (2, 4), decay=True, zeroing="to None"), False, 1),
+    "mlp": (momentum_problem("mlp", (3, 6), decay=False, zeroing="to None"), True, 2),
+    "zeroed-in-place": (momentum_problem("mlp", (3, 5), decay=False, zeroing="in place"), True, 2),
+    "weight-decay-mlp": (momentum_problem("mlp", (3, 5), decay=True, zeroing="to None"), True, 2),
+    "unused-parameter": (momentum_problem("unused", (2, 4), decay=True, zeroing="to None"), True, 1),
+    "module-parameters": (momentum_problem("module", (2, 5), decay=False, zeroing="to None"), True, 1),
+}
+for _name, (_recipe, _hidden, _points) in MOMENTUM_CASES.items():
+    momentum_sgd.case(_name, "momentum_step(params, buffers, lr, momentum, weight_decay)", _recipe, hidden=_hidden,
+                      points=_points, search=_recipe, tries=4)
 
 
 # --------------------------------------------------------------------------- leaves-selftest

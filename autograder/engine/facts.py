@@ -33,7 +33,7 @@ __all__ = ["SGD", "TENSOR", "accumulates_into", "add_", "any_", "backward", "buf
            "named_buffers", "named_parameters", "next_nodes", "no_grad", "numel", "parameter", "parameters", "power",
            "register_hook", "register_post_accumulate_grad_hook", "requires_grad", "requires_grad_", "reshape",
            "retains_grad", "save", "saved_tensors_hooks", "saved_values", "set_grad", "shape", "state_dict",
-           "storage_nbytes", "storage_of", "stride", "sum_", "to", "untouched", "version"]
+           "storage_nbytes", "storage_of", "stride", "sum_", "to", "untouched", "version", "zero_"]
 
 TENSOR = torch.Tensor
 _PARAMETER = nn.Parameter
@@ -48,6 +48,7 @@ detach = TENSOR.detach
 reshape = TENSOR.reshape
 add_ = TENSOR.add_
 mul_ = TENSOR.mul_
+zero_ = TENSOR.zero_
 copy_ = TENSOR.copy_
 any_ = TENSOR.any
 sum_ = TENSOR.sum

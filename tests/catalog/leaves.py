@@ -35,6 +35,20 @@ def hidden_grad(x, w):
     return h.grad
 '''
 
+MOMENTUM_REFERENCE = '''
+def momentum_step(params, buffers, lr, momentum, weight_decay):
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p
+            if i in buffers:
+                buffers[i].mul_(momentum).add_(d)
+            else:
+                buffers[i] = d.clone()
+            p -= lr * buffers[i]
+'''
+
 SELFTEST = 'SELFTEST = {"q1": False, "q2": True, "q3": 24.0, "q4": False, "q5": False}'
 
 
@@ -48,6 +62,10 @@ def _accumulate(body: str) -> str:
 
 def _hidden(body: str) -> str:
     return "def hidden_grad(x, w):\n" + body
+
+
+def _momentum(body: str) -> str:
+    return "def momentum_step(params, buffers, lr, momentum, weight_decay):\n" + body
 
 
 def _selftest(**changes: object) -> str:
@@ -96,6 +114,37 @@ def _found_in_frames(*names):
 '''
 
 RIGHT = {
+    "leaves-momentum-step": [
+        ("reference", MOMENTUM_REFERENCE),
+        ("zeros-then-accumulate", _momentum(
+            "    with torch.no_grad():\n"
+            "        for p in params:\n"
+            "            if p.grad is None:\n"
+            "                continue\n"
+            "            buf = buffers.setdefault(id(p), torch.zeros_like(p))\n"
+            "            buf.mul_(momentum).add_(p.grad).add_(p, alpha=weight_decay)\n"
+            "            p.sub_(buf, alpha=lr)\n")),
+        ("new-buffer-each-step", _momentum(
+            "    for i, p in enumerate(params):\n"
+            "        if p.grad is not None:\n"
+            "            d = p.grad.detach() + weight_decay * p.detach()\n"
+            "            buffers[i] = momentum * buffers[i] + d if i in buffers else d\n"
+            "            with torch.no_grad():\n"
+            "                p.copy_(p - lr * buffers[i])\n")),
+        ("torch-clone-as-sgd", _momentum(
+            "    with torch.no_grad():\n"
+            "        for i, p in enumerate(params):\n"
+            "            d_p = p.grad\n"
+            "            if d_p is None:\n"
+            "                continue\n"
+            "            if weight_decay != 0:\n"
+            "                d_p = d_p.add(p, alpha=weight_decay)\n"
+            "            if i not in buffers:\n"
+            "                buffers[i] = torch.clone(d_p).detach()\n"
+            "            else:\n"
+            "                buffers[i].mul_(momentum).add_(d_p)\n"
+            "            p.add_(buffers[i], alpha=-lr)\n")),
+    ],
     "leaves-sgd-step": [
         ("reference", SGD_REFERENCE),
         ("sub-and-zero", _sgd(
@@ -159,6 +208,52 @@ RIGHT = {
 
 # (label, answer source, the misconception its message must name, or None)
 WRONG = {
+    "leaves-momentum-step": [
+        ("buffer-is-the-grad", _momentum(
+            "    with torch.no_grad():\n"
+            "        for i, p in enumerate(params):\n"
+            "            if p.grad is None:\n"
+            "                continue\n"
+            "            d = p.grad if weight_decay == 0 else p.grad + weight_decay * p\n"
+            "            if i in buffers:\n"
+            "                buffers[i].mul_(momentum).add_(d)\n"
+            "            else:\n"
+            "                buffers[i] = d\n"
+            "            p -= lr * buffers[i]\n"), "buffer-aliases-grad"),
+        ("decay-added-into-grad", _momentum(
+            "    with torch.no_grad():\n"
+            "        for i, p in enumerate(params):\n"
+            "            if p.grad is None:\n"
+            "                continue\n"
+            "            p.grad.add_(p, alpha=weight_decay)\n"
+            "            buffers[i] = p.grad.clone() if i not in buffers else buffers[i] * momentum + p.grad\n"
+            "            p -= lr * buffers[i]\n"), "decay-into-grad"),
+        ("moving-average", _momentum(
+            "    with torch.no_grad():\n"
+            "        for i, p in enumerate(params):\n"
+            "            if p.grad is not None:\n"
+            "                d = p.grad + weight_decay * p\n"
+            "                buffers[i] = momentum * buffers.get(i, torch.zeros_like(p)) + (1 - momentum) * d\n"
+            "                p -= lr * buffers[i]\n"), "average-of-gradients"),
+        ("decoupled-decay", _momentum(
+            "    with torch.no_grad():\n"
+            "        for i, p in enumerate(params):\n"
+            "            if p.grad is None:\n"
+            "                continue\n"
+            "            buffers[i] = p.grad.clone() if i not in buffers else momentum * buffers[i] + p.grad\n"
+            "            p -= lr * (buffers[i] + weight_decay * p)\n"), "decay-outside-buffer"),
+        ("decays-every-parameter", _momentum(
+            "    with torch.no_grad():\n"
+            "        for i, p in enumerate(params):\n"
+            "            g = torch.zeros_like(p) if p.grad is None else p.grad\n"
+            "            d = g + weight_decay * p\n"
+            "            buffers[i] = d.clone() if i not in buffers else momentum * buffers[i] + d\n"
+            "            p -= lr * buffers[i]\n"), "decays-without-gradient"),
+        ("clears-the-gradient", MOMENTUM_REFERENCE.rstrip() + "\n            p.grad = None\n", "clears-grad"),
+        ("torch-optim", _momentum(
+            "    torch.optim.SGD(params, lr=lr, momentum=momentum, weight_decay=weight_decay).step()\n"),
+         "torch-optimizer"),
+    ],
     "leaves-sgd-step": [
         ("outside-no-grad", _sgd(
             "    for p in params:\n"
@@ -304,6 +399,18 @@ WRONG = {
 
 # (label, answer source): answers that game the checks; none may score more than the untouched answer.
 EXPLOITS = {
+    "leaves-momentum-step": [
+        ("forged-report", forged("momentum_step", '{".grad left as backward left it": True, '
+                                 '"the list holds the same tensors": True, "still leaves that require grad": True,'
+                                 ' "written where autograd sees it": [], "values after each step": []}',
+                                 "\n\ndef momentum_step(params, buffers, lr, momentum, weight_decay):\n    pass\n")),
+        ("through-data", _momentum(
+            "    for i, p in enumerate(params):\n"
+            "        if p.grad is not None:\n"
+            "            d = p.grad + weight_decay * p.data\n"
+            "            buffers[i] = d.clone() if i not in buffers else momentum * buffers[i] + d\n"
+            "            p.data -= lr * buffers[i]\n")),
+    ],
     "leaves-selftest": [
         ("always-equal", ALWAYS_EQUAL + "SELFTEST = {'q1': YesInt(0), 'q2': YesInt(0), 'q3': YesFloat(0.0), "
          "'q4': YesInt(0), 'q5': YesInt(0)}"),
