@@ -274,6 +274,59 @@ def _buffer_aliases_grad(params, buffers, lr, momentum, weight_decay):
             p -= lr * buffers[i]
 
 
+def _buffer_aliases_grad_once(params, buffers, lr, momentum, weight_decay):
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p if weight_decay else p.grad
+            buffers[i] = d if i not in buffers else momentum * buffers[i] + d
+            p -= lr * buffers[i]
+
+
+def _momentum_outside_no_grad(params, buffers, lr, momentum, weight_decay):
+    for i, p in enumerate(params):
+        if p.grad is None:
+            continue
+        d = p.grad + weight_decay * p.detach()
+        buffers[i] = d.clone() if i not in buffers else buffers[i] * momentum + d
+        p -= lr * buffers[i]
+
+
+def _momentum_through_data(params, buffers, lr, momentum, weight_decay):
+    for i, p in enumerate(params):
+        if p.grad is None:
+            continue
+        d = p.grad + weight_decay * p.data
+        buffers[i] = d.clone() if i not in buffers else buffers[i] * momentum + d
+        p.data -= lr * buffers[i]
+
+
+def _dampened_after_first(params, buffers, lr, momentum, weight_decay):
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p
+            buffers[i] = d.clone() if i not in buffers else momentum * buffers[i] + (1 - momentum) * d
+            p -= lr * buffers[i]
+
+
+def _buffers_rebound(params, buffers, lr, momentum, weight_decay):
+    buffers = {}  # the mistake: the caller's dict is not this one
+    momentum_step(params, buffers, lr, momentum, weight_decay)
+
+
+def _new_tensors_in_the_list(params, buffers, lr, momentum, weight_decay):
+    with torch.no_grad():
+        for i, p in enumerate(params):
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p
+            buffers[i] = d.clone() if i not in buffers else momentum * buffers[i] + d
+            params[i] = (p - lr * buffers[i]).requires_grad_()
+
+
 def _clears_grad(params, buffers, lr, momentum, weight_decay):
     momentum_step(params, buffers, lr, momentum, weight_decay)
     for p in params:
@@ -327,11 +380,26 @@ key("leaves-momentum-step", momentum_step, models=[
     Model("buffer-aliases-grad", _buffer_aliases_grad,
           "a momentum buffer made from p.grad without a copy were a tensor of its own, "
           "which zeroing .grad and the next backward() leave alone."),
+    Model("buffer-aliases-grad-once", _buffer_aliases_grad_once,
+          "a momentum buffer made from p.grad without a copy were a tensor of its own, "
+          "which zeroing .grad and the next backward() leave alone."),
+    Model("buffers-rebound", _buffers_rebound,
+          "a new dict assigned to buffers inside the function were the dict the caller hands to the next call."),
+    Model("new-tensors", _new_tensors_in_the_list,
+          "putting new tensors into the list changed the parameters the loss is computed from."),
     Model("clears-grad", _clears_grad, "the step had to clear .grad, as sgd_step's does."),
     Model("decay-into-grad", _decay_into_grad,
           "adding the weight decay into p.grad in place left .grad as backward() made it."),
+    Model("outside-no-grad", _momentum_outside_no_grad,
+          "a parameter could be updated in place while autograd records, like any tensor."),
+    Model("through-data", _momentum_through_data,
+          "a write through .data were an ordinary in-place update of the parameter, one autograd sees."),
     Model("average-of-gradients", _average_of_gradients,
-          "the buffer were an average of the gradients, (1 - momentum) times the new one added."),
+          "the buffer were an average of the gradients starting from zero: momentum times the old buffer "
+          "plus (1 - momentum) times the new gradient."),
+    Model("dampened-after-first", _dampened_after_first,
+          "after its first step the buffer took (1 - momentum) times the new gradient, as SGD's dampening "
+          "does when it equals the momentum."),
     Model("decay-outside-buffer", _decay_outside_buffer,
           "weight decay were added to the step after the momentum buffer, not to the gradient that "
           "enters it."),

@@ -98,16 +98,19 @@ class Regression:
 
     Attributes:
         kind: ``linear`` (``x @ w + b``), ``mlp`` (``tanh(x @ w1 + b1) @ w2``), ``unused`` (``x @ w``,
-            with a second parameter the loss never reads) or ``module`` (an ``nn.Linear``'s
-            parameters, ``F.linear(x, weight, bias)``).
+            with a second parameter the loss never reads), ``module`` (an ``nn.Linear``'s
+            parameters, ``F.linear(x, weight, bias)``) or ``late`` (``x @ w``, then ``x @ w + x @ v``
+            from the second step on: ``v``, first in the list, has no gradient at the first step).
     """
 
     def __init__(self, kind: str, x: torch.Tensor, y: torch.Tensor) -> None:
         self.kind, self.x, self.y = kind, x, y
 
-    def __call__(self, params: Sequence[torch.Tensor]) -> torch.Tensor:
+    def __call__(self, params: Sequence[torch.Tensor], step: int = 0) -> torch.Tensor:
         x, y = self.x, self.y
-        if self.kind == "linear":
+        if self.kind == "late":
+            out = x @ params[1] + (x @ params[0] if step else 0)
+        elif self.kind == "linear":
             out = x @ params[0] + params[1]
         elif self.kind == "mlp":
             out = torch.tanh(x @ params[0] + params[1]) @ params[2]
@@ -119,7 +122,8 @@ class Regression:
 
     def __repr__(self) -> str:
         what = {"linear": "x @ w + b", "mlp": "tanh(x @ w1 + b1) @ w2", "unused": "x @ w (the second unused)",
-                "module": "F.linear(x, weight, bias)"}[self.kind]
+                "module": "F.linear(x, weight, bias)",
+                "late": "x @ w, and x @ w + x @ v from the second step on (v first)"}[self.kind]
         return f"mse of {what} on {len(self.x)} samples"
 
 
@@ -142,6 +146,8 @@ def sgd_problem(kind: str, steps: tuple[int, int] = (1, 4)) -> Callable[[Draw], 
             params = [draw.randn(d, hidden), draw.randn(hidden), draw.randn(hidden, k)]
         elif kind == "unused":
             params = [draw.randn(d, k), draw.randn(draw.sized(1, 3))]
+        elif kind == "late":
+            params = [draw.randn(d, k), draw.randn(d, k)]
         else:
             params = [nn.Parameter(draw.randn(k, d)), nn.Parameter(draw.randn(k))]
         params = [p if isinstance(p, nn.Parameter) else p.requires_grad_() for p in params]
@@ -430,39 +436,46 @@ for _name, (_probe, _recipe, _hidden, _points) in HIDDEN_CASES.items():
 
 
 # --------------------------------------------------------------------------- leaves-momentum-step
-def momentum_problem(kind: str, steps: tuple[int, int], decay: bool, zeroing: str) -> Callable[[Draw], tuple]:
-    """Inputs ``(params, loss, lr, momentum, weight_decay, steps, zeroing)``: fresh leaves and a loss
-    over them (as for ``sgd_step``), SGD's three numbers, a step count, and how the training loop
-    clears ``.grad`` between steps (``"to None"`` or ``"in place"``, ``zero_grad``'s two ways)."""
+#: What a family of momentum_step's checks reports: the values the steps reach (with the tensors
+#: themselves), the bookkeeping (.grad left as backward left it, writes autograd sees), or the values
+#: of the tensors that never had a gradient. An answer wrong in one of them loses only its families.
+WATCHED = ("values", "bookkeeping", "gradless")
+
+
+def momentum_problem(kind: str, steps: tuple[int, int], decay: bool, zeroing: str,
+                     watch: str = "values") -> Callable[[Draw], tuple]:
+    """Inputs ``(params, loss, lr, momentum, weight_decay, steps, zeroing, watch)``: fresh leaves and a
+    loss over them (as for ``sgd_step``), SGD's three numbers, a step count, how the training loop
+    clears ``.grad`` between steps (``"to None"`` or ``"in place"``, ``zero_grad``'s two ways) and
+    what the check reports (one of ``WATCHED``)."""
     drawn = sgd_problem(kind, steps)
 
     def recipe(draw: Draw) -> tuple:
         params, loss, lr, count = drawn(draw)
         momentum = draw.choice([0.5, 0.8, 0.9, 0.95])
         weight_decay = draw.choice([0.01, 0.05, 0.1, 0.3]) if decay else 0.0
-        return params, loss, lr, momentum, weight_decay, count, zeroing
+        return params, loss, lr, momentum, weight_decay, count, zeroing, watch
 
     return recipe
 
 
 def _show_momentum(inputs: tuple) -> str:
-    params, loss, lr, momentum, weight_decay, steps, zeroing = inputs
+    params, loss, lr, momentum, weight_decay, steps, zeroing, _watch = inputs
     return (f"{_show_sgd((params, loss, lr, steps))}, momentum={momentum}, weight_decay={weight_decay}, "
             f".grad cleared {zeroing} between steps")
 
 
 def drive_momentum(step: Callable, params: list[torch.Tensor], loss: Regression, lr: float, momentum: float,
-                   weight_decay: float, steps: int, zeroing: str) -> dict[str, Any]:
+                   weight_decay: float, steps: int, zeroing: str, watch: str) -> dict[str, Any]:
     """Train grader-owned copies of ``params`` as a training loop does: before each call of
     ``step(params, buffers, lr, momentum, weight_decay)`` (with one dict ``buffers`` kept from call to
     call) the loss is computed from those very tensors and backpropagated, and between calls each
     ``.grad`` is cleared the case's way (set to None, or zeroed in place so that the next backward
-    adds into the same tensor). Reports whether every call left each ``.grad`` as backward left it,
-    the facts ``sgd_step``'s checks report, and the values after each step. ``step`` runs without
-    torch's optimizers (see ``_OPTIMIZERS``)."""
+    adds into the same tensor). Reports what ``watch`` names (see ``WATCHED``). ``step`` runs
+    without torch's optimizers (see ``_OPTIMIZERS``)."""
     originals = [_fresh_leaf(p) for p in params]
     given, buffers = list(originals), {}
-    values, written, grads_kept = [], [], True
+    values, written, grads, gradless = [], [], [], [True] * len(originals)
     for number in range(steps):
         with facts.untouched():
             for p in originals if number else ():
@@ -471,8 +484,9 @@ def drive_momentum(step: Callable, params: list[torch.Tensor], loss: Regression,
                     facts.zero_(grad)
                 elif grad is not None:
                     facts.set_grad(p, None)
-            facts.backward(loss(originals))
+            facts.backward(loss(originals, number))
             left = [None if (grad := facts.grad(p)) is None else facts.clone(grad) for p in originals]
+            gradless = [never and kept is None for never, kept in zip(gradless, left, strict=True)]
             versions = [facts.version(p) for p in originals]
         with _without_optimizers():
             step(given, buffers, lr, momentum, weight_decay)
@@ -480,37 +494,44 @@ def drive_momentum(step: Callable, params: list[torch.Tensor], loss: Regression,
             values.append([facts.clone(facts.detach(p)) for p in originals])
             written.append([facts.version(p) > v if kept is not None else None
                             for p, v, kept in zip(originals, versions, left, strict=True)])
-            grads_kept = grads_kept and all(_kept(facts.grad(p), kept) for p, kept in zip(originals, left, strict=True))
+            grads.append([_what_grad_holds(facts.grad(p), kept) for p, kept in zip(originals, left, strict=True)])
+    if watch == "bookkeeping":
+        return {".grad after each call": grads, "written where autograd sees it": written}
+    if watch == "gradless":
+        return {"tensors without a gradient, after each step": [
+            [value for value, never in zip(row, gradless, strict=True) if never] for row in values]}
     with facts.untouched():
         leaves = all(facts.is_leaf(p) and facts.requires_grad(p) for p in originals)
     return {
-        ".grad left as backward left it": grads_kept,
         "the list holds the same tensors": all(a is b for a, b in zip(given, originals, strict=True)),
         "still leaves that require grad": leaves,
-        "written where autograd sees it": written,
         "values after each step": values,
     }
 
 
-def _kept(grad: torch.Tensor | None, kept: torch.Tensor | None) -> bool:
-    """``.grad`` is what backward left: None where it was None, else the same values."""
-    if kept is None or grad is None:
-        return grad is kept
-    return bool(facts.equal(grad, kept))
+def _what_grad_holds(grad: torch.Tensor | None, kept: torch.Tensor | None) -> str:
+    """What a call left in ``.grad``, against ``kept``, what backward had left there."""
+    if grad is None:
+        return "as backward left it" if kept is None else "set to None"
+    if kept is not None and bool(facts.equal(grad, kept)):
+        return "as backward left it"
+    return "other values"
 
 
 momentum_sgd = exercise("leaves-momentum-step", "momentum_step", call=drive_momentum, returns="observation",
                         agree="loose", show=_show_momentum)
 MOMENTUM_CASES: dict[str, tuple[Callable[[Draw], tuple], bool, int]] = {
-    # name: (recipe (also the search's), hidden, points). Weight decay and the in-place clearing of
-    # .grad each have families of their own: an answer wrong only there loses only their points.
+    # name: (recipe (also the search's), hidden, points). Weight decay, .grad zeroed in place between
+    # steps, a tensor without a gradient and the bookkeeping each have families of their own.
     "momentum": (momentum_problem("linear", (2, 4), decay=False, zeroing="to None"), False, 1),
-    "weight-decay": (momentum_problem("linear", (2, 4), decay=True, zeroing="to None"), False, 1),
-    "mlp": (momentum_problem("mlp", (3, 6), decay=False, zeroing="to None"), True, 2),
-    "zeroed-in-place": (momentum_problem("mlp", (3, 5), decay=False, zeroing="in place"), True, 2),
-    "weight-decay-mlp": (momentum_problem("mlp", (3, 5), decay=True, zeroing="to None"), True, 2),
-    "unused-parameter": (momentum_problem("unused", (2, 4), decay=True, zeroing="to None"), True, 1),
-    "module-parameters": (momentum_problem("module", (2, 5), decay=False, zeroing="to None"), True, 1),
+    "zeroed-in-place": (momentum_problem("linear", (2, 4), decay=False, zeroing="in place"), False, 1),
+    "weight-decay": (momentum_problem("mlp", (3, 5), decay=True, zeroing="to None"), True, 2),
+    "zeroed-in-place-mlp": (momentum_problem("mlp", (3, 5), decay=False, zeroing="in place"), True, 2),
+    "gradient-from-the-second-step": (momentum_problem("late", (3, 5), decay=False, zeroing="to None"), True, 1),
+    "without-a-gradient": (momentum_problem("unused", (2, 4), decay=True, zeroing="to None", watch="gradless"),
+                           True, 1),
+    "bookkeeping": (momentum_problem("module", (2, 5), decay=True, zeroing="in place", watch="bookkeeping"),
+                    True, 2),
 }
 for _name, (_recipe, _hidden, _points) in MOMENTUM_CASES.items():
     momentum_sgd.case(_name, "momentum_step(params, buffers, lr, momentum, weight_decay)", _recipe, hidden=_hidden,

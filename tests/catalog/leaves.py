@@ -249,6 +249,12 @@ WRONG = {
             "            d = g + weight_decay * p\n"
             "            buffers[i] = d.clone() if i not in buffers else momentum * buffers[i] + d\n"
             "            p -= lr * buffers[i]\n"), "decays-without-gradient"),
+        ("through-data", _momentum(
+            "    for i, p in enumerate(params):\n"
+            "        if p.grad is not None:\n"
+            "            d = p.grad + weight_decay * p.data\n"
+            "            buffers[i] = d.clone() if i not in buffers else momentum * buffers[i] + d\n"
+            "            p.data -= lr * buffers[i]\n"), "through-data"),
         ("clears-the-gradient", MOMENTUM_REFERENCE.rstrip() + "\n            p.grad = None\n", "clears-grad"),
         ("torch-optim", _momentum(
             "    torch.optim.SGD(params, lr=lr, momentum=momentum, weight_decay=weight_decay).step()\n"),
@@ -404,12 +410,6 @@ EXPLOITS = {
                                  '"the list holds the same tensors": True, "still leaves that require grad": True,'
                                  ' "written where autograd sees it": [], "values after each step": []}',
                                  "\n\ndef momentum_step(params, buffers, lr, momentum, weight_decay):\n    pass\n")),
-        ("through-data", _momentum(
-            "    for i, p in enumerate(params):\n"
-            "        if p.grad is not None:\n"
-            "            d = p.grad + weight_decay * p.data\n"
-            "            buffers[i] = d.clone() if i not in buffers else momentum * buffers[i] + d\n"
-            "            p.data -= lr * buffers[i]\n")),
     ],
     "leaves-selftest": [
         ("always-equal", ALWAYS_EQUAL + "SELFTEST = {'q1': YesInt(0), 'q2': YesInt(0), 'q3': YesFloat(0.0), "

@@ -1,0 +1,13 @@
+def momentum_step(params: list[torch.Tensor], buffers: dict, lr: float, momentum: float,
+                  weight_decay: float) -> None:
+    buffers = {}  # a fresh dict for this step
+    with torch.no_grad():
+        for p in params:
+            if p.grad is None:
+                continue
+            d = p.grad + weight_decay * p
+            if id(p) not in buffers:
+                buffers[id(p)] = d.clone()
+            else:
+                buffers[id(p)].mul_(momentum).add_(d)
+            p.sub_(lr * buffers[id(p)])
