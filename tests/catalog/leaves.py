@@ -124,13 +124,6 @@ RIGHT = {
             "            buf = buffers.setdefault(id(p), torch.zeros_like(p))\n"
             "            buf.mul_(momentum).add_(p.grad).add_(p, alpha=weight_decay)\n"
             "            p.sub_(buf, alpha=lr)\n")),
-        ("new-buffer-each-step", _momentum(
-            "    for i, p in enumerate(params):\n"
-            "        if p.grad is not None:\n"
-            "            d = p.grad.detach() + weight_decay * p.detach()\n"
-            "            buffers[i] = momentum * buffers[i] + d if i in buffers else d\n"
-            "            with torch.no_grad():\n"
-            "                p.copy_(p - lr * buffers[i])\n")),
         ("torch-clone-as-sgd", _momentum(
             "    with torch.no_grad():\n"
             "        for i, p in enumerate(params):\n"
