@@ -1,11 +1,13 @@
 """Values as tagged JSON data: how an observation leaves the process that made it.
 
 The sandbox encodes what an answer returned; the trusted grader decodes it. Exact types survive
-the trip (``True`` stays a bool, ``(8, 1)`` stays a tuple of ints). Tensors travel in one
-``torch.save`` blob read back with ``torch.load(weights_only=True)``: data only, never pickled
-objects. A value of any other type (a subclass whose ``__eq__`` always answers True, a module, a
-function) is reported by its type name and repr and decoded into an inert stand-in of that name,
-which no check accepts. Decoding builds only plain values.
+the trip (``True`` stays a bool, ``(8, 1)`` stays a tuple of ints). Tensors travel in one blob:
+a header naming each tensor's dtype (from :data:`DTYPES`) and shape, then their bytes, read back by
+``torch.frombuffer`` after every length is checked — data only, nothing unpickled; a tensor travels
+by its values (contiguous, conjugation and negation resolved), as the checks compare it. A value
+of any other type (a subclass whose ``__eq__`` always answers True, a module, a function), and a
+tensor of another dtype or layout, is reported by its type name and repr and decoded into an inert
+stand-in of that name, which no check accepts. Decoding builds only plain values.
 
 A :func:`digest` names a plain value without showing it: what a learner's installation holds of
 the expected answers to questions whose answer is a single value.
@@ -15,13 +17,16 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import io
 import json
 from typing import Any
 
 MAX_DEPTH = 20
 MAX_ITEMS = 100_000
 MAX_TENSOR_BYTES = 64 * 2**20
+#: The dtypes a tensor may travel with, by the name ``str(dtype)`` writes without ``torch.``; a tensor
+#: of any other dtype or layout (sparse, meta) is an inert stand-in.
+DTYPES = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64",
+          "complex64", "complex128")
 
 
 class WireError(ValueError):
@@ -63,11 +68,25 @@ def attach_tensors(message: dict, tensors: list) -> dict:
 def _save_tensors(tensors: list) -> str | None:
     import torch
 
-    buffer = io.BytesIO()
-    torch.save(tensors, buffer)
-    if buffer.tell() > MAX_TENSOR_BYTES:
-        return None
-    return base64.b64encode(buffer.getvalue()).decode("ascii")
+    header, chunks, size = [], [], 0
+    for tensor in tensors:
+        plain = tensor.resolve_conj().resolve_neg().contiguous()
+        data = plain.reshape(-1).view(torch.uint8).numpy().tobytes() if plain.numel() else b""
+        size += len(data)
+        if size > MAX_TENSOR_BYTES:
+            return None
+        header.append([str(plain.dtype).removeprefix("torch."), list(plain.shape)])
+        chunks.append(data)
+    head = json.dumps(header).encode()
+    return base64.b64encode(len(head).to_bytes(4, "big") + head + b"".join(chunks)).decode("ascii")
+
+
+def _travels(tensor: Any) -> bool:
+    """A plain CPU tensor of a dtype in :data:`DTYPES`: what the blob carries."""
+    import torch
+
+    return (tensor.layout == torch.strided and tensor.device.type == "cpu"
+            and str(tensor.dtype).removeprefix("torch.") in DTYPES)
 
 
 def encode_into(value: Any, tensors: list, depth: int = 0) -> dict:
@@ -90,7 +109,7 @@ def encode_into(value: Any, tensors: list, depth: int = 0) -> dict:
     if kind is dict:
         return {"t": "dict", "v": [[encode_into(k, tensors, depth + 1), encode_into(v, tensors, depth + 1)]
                                    for k, v in value.items()]}
-    if f"{kind.__module__}.{kind.__qualname__}" == "torch.Tensor":
+    if f"{kind.__module__}.{kind.__qualname__}" == "torch.Tensor" and _travels(value):
         tensors.append(value.detach())
         return {"t": "tensor", "i": len(tensors) - 1}
     return _other(value)
@@ -128,15 +147,34 @@ def load_tensors(blob: Any) -> list:
         return []
     import torch
 
-    if type(blob) is not str or len(blob) > MAX_TENSOR_BYTES * 4 // 3 + 4:
+    if type(blob) is not str or len(blob) > MAX_TENSOR_BYTES * 4 // 3 + 2**20:
         raise WireError("tensor blob of the wrong type or too large")
     try:
-        loaded = torch.load(io.BytesIO(base64.b64decode(blob, validate=True)), weights_only=True)
-    except Exception as err:  # noqa: BLE001 - whatever fails to load is not data
-        raise WireError(f"tensor blob does not load as data: {type(err).__name__}") from err
-    if type(loaded) is not list or not all(type(t) is torch.Tensor for t in loaded):
-        raise WireError("tensor blob is not a list of plain tensors")
-    return loaded
+        raw = base64.b64decode(blob, validate=True)
+        length = int.from_bytes(raw[:4], "big")
+        header = json.loads(raw[4:4 + length])
+    except (ValueError, UnicodeDecodeError) as err:
+        raise WireError("tensor blob does not load as data") from err
+    if type(header) is not list or len(header) > MAX_ITEMS:
+        raise WireError("tensor blob's header is not a list")
+    tensors, at = [], 4 + length
+    for entry in header:
+        if (type(entry) is not list or len(entry) != 2 or entry[0] not in DTYPES or type(entry[1]) is not list
+                or len(entry[1]) > 64 or not all(type(n) is int and 0 <= n <= MAX_TENSOR_BYTES for n in entry[1])):
+            raise WireError("tensor blob's header names a tensor that is not plain data")
+        dtype, shape = getattr(torch, entry[0]), entry[1]
+        count, extent = 1, 1
+        for n in shape:
+            count, extent = count * n, extent * max(n, 1)
+        size = count * torch.empty((), dtype=dtype).element_size()
+        if extent > MAX_TENSOR_BYTES or size > len(raw) - at:
+            raise WireError("tensor blob shorter than its header says")
+        tensors.append(torch.frombuffer(bytearray(raw[at:at + size]), dtype=dtype).reshape(shape) if size
+                       else torch.empty(shape, dtype=dtype))
+        at += size
+    if at != len(raw):
+        raise WireError("tensor blob longer than its header says")
+    return tensors
 
 
 def decode_from(node: Any, tensors: list, counter: list[int], depth: int = 0) -> Any:

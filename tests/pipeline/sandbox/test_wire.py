@@ -85,6 +85,40 @@ def test_a_pickle_in_place_of_tensors_is_refused_without_running_it() -> None:
         codec.decode({"value": {"t": "none"}, "tensors": base64.b64encode(buffer.getvalue()).decode()})
 
 
+def _blob(header: object, data: bytes = b"") -> str:
+    head = json.dumps(header).encode()
+    return base64.b64encode(len(head).to_bytes(4, "big") + head + data).decode()
+
+
+@pytest.mark.parametrize("blob", [
+    _blob([["float32", [2]]], b"\0" * 7),  # shorter than its header says
+    _blob([["float32", [2]]], b"\0" * 9),  # longer
+    _blob([["object", [1]]], b"\0" * 8),  # a dtype that is not data
+    _blob([["float32", [-1]]], b"\0" * 4),
+    _blob([["float32", [2.0]]], b"\0" * 8),
+    _blob({"float32": [2]}, b"\0" * 8),
+    _blob([["float32"]], b"\0" * 4),
+    _blob([["float32", [0, *[2**26] * 63]]]),  # no element, but a shape no stride can describe
+    base64.b64encode(b"\xff\xff\xff\xff{}").decode(),  # a header length past the blob
+])
+def test_a_tensor_blob_whose_header_does_not_match_its_bytes_is_refused(blob: str) -> None:
+    with pytest.raises(codec.WireError):
+        codec.decode({"value": {"t": "tensor", "i": 0}, "tensors": blob})
+
+
+@pytest.mark.parametrize("dtype", [getattr(torch, name) for name in codec.DTYPES])
+def test_every_dtype_travels_with_its_values_and_shape(dtype: torch.dtype) -> None:
+    t = (torch.arange(12) % 3).to(dtype).view(3, 4)[:, ::2]
+    back = trip([t, t.new_empty(0, 2)])
+    assert [b.dtype for b in back] == [dtype, dtype] and torch.equal(back[0], t) and back[1].shape == (0, 2)
+
+
+def test_a_conjugated_view_travels_by_its_values_and_a_sparse_tensor_does_not_travel() -> None:
+    z = torch.tensor([1 + 2j, 3 - 1j]).conj()
+    assert torch.equal(trip(z), torch.tensor([1 - 2j, 3 + 1j]))
+    assert not isinstance(trip(torch.zeros(3).to_sparse()), torch.Tensor)
+
+
 def test_the_checker_judges_as_the_learners_kernel_does() -> None:
     key = Key.of("views", seed=5)
     exercise = key.exercises["views-strides"]
