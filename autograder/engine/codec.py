@@ -166,8 +166,10 @@ def load_tensors(blob: Any) -> list:
         count, extent = 1, 1
         for n in shape:
             count, extent = count * n, extent * max(n, 1)
-        size = count * torch.empty((), dtype=dtype).element_size()
-        if extent > MAX_TENSOR_BYTES or size > len(raw) - at:
+        if extent > MAX_TENSOR_BYTES:
+            raise WireError("tensor blob's header names a shape too large to be data")
+        size = count * dtype.itemsize
+        if size > len(raw) - at:
             raise WireError("tensor blob shorter than its header says")
         tensors.append(torch.frombuffer(bytearray(raw[at:at + size]), dtype=dtype).reshape(shape) if size
                        else torch.empty(shape, dtype=dtype))
