@@ -224,6 +224,74 @@ key("inplace-fix-alias", fixed_energy, models=[
 ])
 
 
+# ---------------------------------------------------------------------------- inplace-fix-share
+def fixed_share(x: torch.Tensor) -> torch.Tensor:
+    h = x.exp()
+    h = h / h.sum(-1, keepdim=True)
+    first = h[..., :1]
+    return (first * x).sum()
+
+
+def _share_unrepaired(x: torch.Tensor) -> torch.Tensor:
+    h = x.exp()
+    first = h[..., :1]
+    h /= h.sum(-1, keepdim=True)
+    return (first * x).sum()
+
+
+def _share_stale_view(x: torch.Tensor) -> torch.Tensor:
+    h = x.exp()
+    first = h[..., :1]
+    h = h / h.sum(-1, keepdim=True)
+    return (first * x).sum()
+
+
+def _share_detached_sum(x: torch.Tensor) -> torch.Tensor:
+    h = x.exp()
+    h = h / h.sum(-1, keepdim=True).detach()
+    return (h[..., :1] * x).sum()
+
+
+def _share_no_grad_copy(x: torch.Tensor) -> torch.Tensor:
+    h = x.exp().clone()
+    first = h[..., :1]
+    with torch.no_grad():
+        h /= h.sum(-1, keepdim=True)
+    return (first * x).sum()
+
+
+def _share_first_dimension(x: torch.Tensor) -> torch.Tensor:
+    h = x.exp()
+    h = h / h.sum(0, keepdim=True)
+    return (h[..., :1] * x).sum()
+
+
+def _share_every_element(x: torch.Tensor) -> torch.Tensor:
+    h = x.exp()
+    h = h / h.sum()
+    return (h[..., :1] * x).sum()
+
+
+key("inplace-fix-share", fixed_share, models=[
+    # The same write under no_grad, or through detach(), is observed exactly as this one.
+    Model("unrepaired", _share_unrepaired,
+          "a division written into h, recorded or not, left the result exp saved for its backward usable."),
+    Model("stale-view", _share_stale_view,
+          "first, taken before the division, would read the divided values once h names a new tensor."),
+    # A division through .data is observed exactly as this one: exp's backward then reads the
+    # divided values it saved, and the sum's own gradient is lost either way.
+    Model("normaliser-outside-the-gradient", _share_detached_sum,
+          "the sum that divides h could be left out of the gradient (cut from the graph, or divided through "
+          ".data) and x still get its whole gradient."),
+    Model("no-grad-division", _share_no_grad_copy,
+          "a division made under torch.no_grad(), on a copy so that backward runs, still reached the gradient."),
+    Model("every-element", _share_every_element,
+          "h were divided by the sum of every element rather than by the sum along its last dimension."),
+    Model("first-dimension", _share_first_dimension,
+          "h were divided by its sums along the first dimension rather than the last."),
+])
+
+
 # --------------------------------------------------------------------------- inplace-selftest
 def _q1() -> int:
     a = torch.zeros(4)

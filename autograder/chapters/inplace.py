@@ -147,6 +147,30 @@ for _name, (_what, _recipe, _hidden) in ALIAS_CASES.items():
     alias.case(_name, f"fixed_energy(x) then backward ({_what})", _recipe, hidden=_hidden, points=1,
                search=_recipe, tries=4)
 
+# ---------------------------------------------------------------------------- inplace-fix-share
+def _single_column(draw: Draw) -> tuple:
+    return (draw.randn(draw.sized(2, 5), 1),)
+
+
+def _batch(draw: Draw) -> tuple:
+    return (draw.randn(draw.sized(2, 3), draw.sized(2, 3), draw.sized(2, 4)),)
+
+
+#: The softmax runs along the last dimension and ``first`` is its first entry there (``h[..., :1]``):
+#: a tensor of one element, a column (one entry per row, each its own softmax's only one) and a
+#: tensor of three dimensions each have a check.
+SHARE_CASES: dict[str, tuple[str, Callable[[Draw], tuple], bool]] = {
+    "vector": ("a drawn vector x", _vector, False),
+    "matrix": ("a drawn matrix x", _matrix, False),
+    "single": ("a vector x of one element", _single, True),
+    "single-column": ("a matrix x of one column", _single_column, True),
+    "three-dimensions": ("a drawn tensor x of three dimensions", _batch, True),
+}
+share = exercise("inplace-fix-share", "fixed_share", call=backward_report, returns="observation", agree="close")
+for _name, (_what, _recipe, _hidden) in SHARE_CASES.items():
+    share.case(_name, f"fixed_share(x) then backward ({_what})", _recipe, hidden=_hidden, points=1,
+               search=_recipe, tries=4)
+
 # --------------------------------------------------------------------------- inplace-selftest
 SELFTEST_QUESTIONS = {
     "q1": ("a = torch.zeros(4); v = a.view(2, 2); v[0].add_(1); v[1].add_(1); d = a.detach(); d.mul_(2); "

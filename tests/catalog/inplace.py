@@ -80,6 +80,8 @@ SAVES_MORE = {key: _saves(op) for key, op in {
 
 GATE = "def fixed_gate(x):\n    t = x.tanh()\n    s = x.sigmoid() * t\n    t = t - s\n    return (s * t).sum()"
 ENERGY = "def fixed_energy(x):\n    h = x.exp().clone()\n    h[1:].add_(1)\n    return (h * h).sum()"
+SHARE = ("def fixed_share(x):\n    h = x.exp()\n    h = h / h.sum(-1, keepdim=True)\n    first = h[..., :1]\n"
+         "    return (first * x).sum()")
 
 RIGHT = {
     "inplace-saves": [
@@ -109,6 +111,12 @@ RIGHT = {
                                "    shift[0] = 0\n    h = h + shift\n    return (h * h).sum()"),
         ("concatenate", "def fixed_energy(x):\n    h = x.exp()\n    h = torch.cat([h[:1], h[1:] + 1])\n"
                         "    return (h * h).sum()"),
+    ],
+    "inplace-fix-share": [
+        ("view-after-division", SHARE),
+        ("clone-then-divide", "def fixed_share(x):\n    h = x.exp().clone()\n    first = h[..., :1]\n"
+                              "    h /= h.sum(-1, keepdim=True)\n    return (first * x).sum()"),
+        ("softmax", "def fixed_share(x):\n    return (torch.softmax(x, dim=-1)[..., :1] * x).sum()"),
     ],
     "inplace-selftest": [
         ("literal", _with("SELFTEST", SELFTEST)),
@@ -175,6 +183,35 @@ WRONG = {
         ("shifted-columns", "def fixed_energy(x):\n    h = x.exp().clone()\n    h[..., 1:] += 1\n"
                             "    return (h * h).sum()", "shift-columns"),
         ("item", ENERGY.replace(".sum()", ".sum().item()"), None),
+    ],
+    "inplace-fix-share": [
+        ("unrepaired", "def fixed_share(x):\n    h = x.exp()\n    first = h[..., :1]\n"
+                       "    h /= h.sum(-1, keepdim=True)\n    return (first * x).sum()", "unrepaired"),
+        ("no-grad-division", "def fixed_share(x):\n    h = x.exp()\n    first = h[..., :1]\n"
+                             "    with torch.no_grad():\n        h /= h.sum(-1, keepdim=True)\n"
+                             "    return (first * x).sum()", "unrepaired"),
+        ("stale-view", "def fixed_share(x):\n    h = x.exp()\n    first = h[..., :1]\n"
+                       "    h = h / h.sum(-1, keepdim=True)\n    return (first * x).sum()", "stale-view"),
+        # The same mistake with a copy: the view reads the tensor that is not divided.
+        ("divided-copy-unused", "def fixed_share(x):\n    h = x.exp()\n    first = h[..., :1]\n"
+                                "    g = h.clone()\n    g /= g.sum(-1, keepdim=True)\n    return (first * x).sum()",
+         "stale-view"),
+        ("data-division", "def fixed_share(x):\n    h = x.exp()\n    first = h[..., :1]\n"
+                          "    h.data /= h.data.sum(-1, keepdim=True)\n    return (first * x).sum()",
+         "normaliser-outside-the-gradient"),
+        ("detached-sum", "def fixed_share(x):\n    h = x.exp()\n    h = h / h.sum(-1, keepdim=True).detach()\n"
+                         "    return (h[..., :1] * x).sum()", "normaliser-outside-the-gradient"),
+        ("no-grad-division-on-a-copy", "def fixed_share(x):\n    h = x.exp().clone()\n    first = h[..., :1]\n"
+                                       "    with torch.no_grad():\n        h /= h.sum(-1, keepdim=True)\n"
+                                       "    return (first * x).sum()", "no-grad-division"),
+        # Right on vectors (and a tensor of one element) only.
+        ("every-element", "def fixed_share(x):\n    h = x.exp()\n    h = h / h.sum()\n"
+                          "    return (h[..., :1] * x).sum()", "every-element"),
+        # Right on vectors (and a tensor of one element) only: along the first dimension, not the last.
+        ("first-dimension", "def fixed_share(x):\n    h = torch.softmax(x, dim=0)\n"
+                            "    return (h[..., :1] * x).sum()", "first-dimension"),
+        ("item", SHARE.replace("(first * x).sum()", "(first * x).sum().item()"),
+         None),
     ],
     "inplace-selftest": [
         ("detach-own-counter", _with("SELFTEST", SELFTEST, q1=3, q4=1), "detach-own-counter"),
@@ -292,6 +329,12 @@ EXPLOITS = {
             repaired=ENERGY.replace("def fixed_energy", "def _repaired"), name="fixed_energy",
             unrepaired="    h = x.exp()\n    h[1:].add_(1)\n    out = (h * h).sum()")),
     ],
+    "inplace-fix-share": [
+        ("forged-report",
+         FORGED_REPORT.format(exercise="share") + "\n\n" + SHARE.replace("first * x", "first * 2 * x")),
+        ("frames", FRAMES.format(name="fixed_share")),
+        ("tensor-subclass", TENSOR_SUBCLASS.format(name="fixed_share")),
+    ],
     "inplace-selftest": [
         ("always-equal", ALWAYS_EQUAL + "SELFTEST = {k: Yes('x') for k in ('q1', 'q2', 'q3', 'q4', 'q5')}"),
     ],
@@ -303,7 +346,8 @@ EXPLOITS = {
 # them, so they are not among the EXPLOITS that tests/grading.py also grades through nbgrader.
 FORGERIES: dict[str, list[tuple[str, str]]] = {}
 for _grade_id, _label in [('inplace-saves', 'rebound-observe'), ('inplace-fix-gate', 'forged-report'),
-                          ('inplace-fix-gate', 'rebound-observe'), ('inplace-fix-alias', 'forged-report')]:
+                          ('inplace-fix-gate', 'rebound-observe'), ('inplace-fix-alias', 'forged-report'),
+                          ('inplace-fix-share', 'forged-report')]:
     _entry = next(e for e in EXPLOITS[_grade_id] if e[0] == _label)
     EXPLOITS[_grade_id].remove(_entry)
     FORGERIES.setdefault(_grade_id, []).append(_entry)
