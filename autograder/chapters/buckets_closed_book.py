@@ -45,13 +45,15 @@ def normed_model() -> nn.Module:
 
 
 class DrawnModel:
-    """A factory of the model a seed draws: 2–4 linear layers of drawn widths, BatchNorm between
-    some of them, one bias or more frozen, every parameter and buffer of ``dtype``. A fresh model on
+    """A factory of the model a seed draws: 2–4 linear layers of drawn widths, BatchNorm after one
+    of them or more, one bias or more frozen, every parameter and buffer of ``dtype``. A fresh model on
     every call."""
 
     def __init__(self, draw: Draw, dtype: torch.dtype = torch.float32) -> None:
         self.widths = [draw.integer(2, 6) for _ in range(draw.sized(2, 4) + 1)]
         self.normed = [draw.choice([False, True]) for _ in self.widths[1:-1]]
+        if not any(self.normed):  # at least one BatchNorm (buffers) in every drawn model
+            self.normed[draw.integer(0, len(self.normed) - 1)] = True
         self.frozen = [draw.choice([False, False, True]) for _ in self.widths[1:]]
         if not any(self.frozen):  # at least one frozen bias in every drawn model
             self.frozen[draw.integer(0, len(self.frozen) - 1)] = True

@@ -284,7 +284,7 @@ def multiline_failure(draw: Draw) -> tuple[Code]:
     """Errors whose message runs over several lines (the hint, if any, on a later one)."""
     size = draw.sized(2, 6)
     where = draw.integer(0, size - 1)
-    if draw.choice((True, False)):
+    if draw.pick((True, False)):  # the search draws both kinds in every run
         def fails() -> None:
             expected = torch.zeros(size)
             expected[where] = 1.0

@@ -637,7 +637,9 @@ def _windows(d: Draw) -> nn.Module:
 def _interleaved(d: Draw) -> nn.Module:
     """Strided parameters of one tensor: every second element, every third, and a column of a matrix."""
     rows, cols = d.sized(2, 5), d.sized(3, 6)
-    column = d.integer(0, cols - 1)
+    # Never column 1: then element 1 belongs to no parameter, though it lies between the first and
+    # last element of each (a count of spans counts it on every draw).
+    column = d.choice([c for c in range(cols) if c != 1])
     return OverOneStorage(torch.randn(rows, cols), [("evens", lambda t: t.view(-1)[::2], True),
                                                     ("thirds", lambda t: t.view(-1)[::3], True),
                                                     ("column", lambda t: t[:, column], True)])

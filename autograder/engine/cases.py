@@ -121,7 +121,7 @@ class Case:
         found += [anchor(Draw(seed)) for anchor in self.anchors]
         for index in range(self.tries if self.search is not None else 0):
             size = 1 + index // 2
-            found.append(self.search(Draw(derived_seed(seed, self.exercise, self.name, index), size)))
+            found.append(self.search(Draw(derived_seed(seed, self.exercise, self.name, index), size, index)))
         return found
 
 

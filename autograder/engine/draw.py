@@ -7,6 +7,10 @@ A draw may carry a *size*: the counterexample search draws a case's inputs again
 ... so that, when an answer is wrong, the smallest input on which it differs can be shown. A recipe
 honours the size through :meth:`Draw.sized` (dimensions, lengths); everything else it draws is as
 free as at full size.
+
+A search's draw also carries its *turn* (0, 1, 2, ... in the order the search draws them): where a
+family holds several kinds of input, :meth:`Draw.pick` takes them in turn across the search, so a
+mistake that shows on one kind is shown on every run, whatever the seed.
 """
 
 from __future__ import annotations
@@ -27,11 +31,13 @@ class Draw:
     Args:
         seed: The seed.
         size: When given, :meth:`sized` draws at most ``low + size - 1``.
+        turn: The search's count of this draw, when a search draws it (:meth:`pick`).
     """
 
-    def __init__(self, seed: int, size: int | None = None) -> None:
+    def __init__(self, seed: int, size: int | None = None, turn: int | None = None) -> None:
         self.seed = seed
         self.size = size
+        self.turn = turn
         self.rng = random.Random(seed)
         self.generator = torch.Generator().manual_seed(seed)
 
@@ -47,6 +53,11 @@ class Draw:
 
     def choice(self, options: Sequence[T]) -> T:
         return options[self.rng.randrange(len(options))]
+
+    def pick(self, options: Sequence[T]) -> T:
+        """One of ``options``: in turn across a search's draws (each option once every
+        ``len(options)`` turns), drawn at random otherwise."""
+        return self.choice(options) if self.turn is None else options[self.turn % len(options)]
 
     def shape(self, dims: int, low: int = 1, high: int = 5) -> tuple[int, ...]:
         """A shape of ``dims`` sizes in ``[low, high]`` (each bounded by the draw's size)."""
