@@ -383,7 +383,7 @@ def _target(draw: Draw, t: torch.Tensor, how: str) -> tuple[int, ...]:
     if how == "no-elements":
         return _no_elements(sizes, draw)
     if how == "no-elements-infer":
-        return _infer(_no_elements(sizes, draw), draw)
+        return _no_elements_infer(sizes, draw)
     raise ValueError(how)
 
 
@@ -407,6 +407,17 @@ def _no_elements(sizes: tuple[int, ...], draw: Draw) -> tuple[int, ...]:
     other = list(draw.shape(draw.integer(1, 3), 1, 6))
     other.insert(draw.integer(0, len(other)), 0)
     return draw.pick([_split(sizes, draw), _merge(sizes, draw), (0,), tuple(other)])
+
+
+def _no_elements_infer(sizes: tuple[int, ...], draw: Draw) -> tuple[int, ...]:
+    """A shape of no elements with one -1: beside a size 0 (it could stand for any size, so torch
+    refuses), or in place of one (it stands for 0); the search's draws take the two in turn."""
+    shape = list(_no_elements(sizes, draw))
+    if draw.pick([True, False]):
+        shape.insert(draw.integer(0, len(shape)), -1)
+    else:
+        shape[draw.choice([i for i, size in enumerate(shape) if size == 0])] = -1
+    return tuple(shape)
 
 
 def _can_view_inputs(make: Callable[[Draw], torch.Tensor], how: str) -> Callable[[Draw], tuple]:
