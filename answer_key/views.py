@@ -119,33 +119,44 @@ def classify_expression(expression: str) -> str:
     return "view" if any(share_memory(result, s) for s in sources.values()) else "copy"
 
 
-MORE = ("x[1:].flatten()", "x[:, 1:].flatten()", "x.squeeze(0)", "x.unfold(1, 3, 1)", "x.narrow(0, 1, 2)",
-        "x[torch.tensor([False, True, True, False])]", "y.movedim(0, 2).view(60)", "x.as_strided((4, 5), (5, 1), 1)",
-        "x[2:].as_strided((4, 5), (5, 1), 0)", "y.permute(2, 0, 1).diagonal(0, 1, 2)", "y[:, :, :2].flatten(0, 1)",
-        "x.T.unbind(0)[2]", "y.movedim(0, 2).reshape(60)", "y[:, 1].flatten()")
+MORE = (
+    "x[1:].flatten()",
+    "x[:, 1:].flatten()",
+    "x.unsqueeze(0).expand(3, 4, 5).flatten(0, 1)",
+    "x.unsqueeze(0).expand(3, 4, 5).flatten(1)",
+    "y[:, ::2].flatten(1)",
+    "y[:, :, ::2].flatten(0, 1)",
+    "x.unsqueeze(1).expand(4, 3, 5).view(12, 5)",
+    "y.transpose(0, 1).flatten(1)",
+    "x.T.view(5, 2, 2)",
+    "y[:, 1:3].view(6, 5)",
+    "y[:, :, :2].flatten(0, 1)",
+    "y.mT.flatten(0, 1)",
+    "y[:, :, 1].view(12)",
+    "y[:, 1].flatten()",
+)
+
+#: The expressions of MORE by what a common mistake says of them.
+FLATTEN_VIEWS = ("x[1:].flatten()", "x.unsqueeze(0).expand(3, 4, 5).flatten(1)", "y[:, :, ::2].flatten(0, 1)",
+                 "y[:, :, :2].flatten(0, 1)")
+FLATTEN_COPIES = ("x[:, 1:].flatten()", "x.unsqueeze(0).expand(3, 4, 5).flatten(0, 1)", "y[:, ::2].flatten(1)",
+                  "y.transpose(0, 1).flatten(1)", "y.mT.flatten(0, 1)", "y[:, 1].flatten()")
+VIEW_ERRORS = ("x.unsqueeze(1).expand(4, 3, 5).view(12, 5)", "y[:, 1:3].view(6, 5)")
+STRIDE_ZERO_MERGES = ("x.unsqueeze(0).expand(3, 4, 5).flatten(0, 1)", "x.unsqueeze(1).expand(4, 3, 5).view(12, 5)")
+NON_CONTIGUOUS_VIEWS = {"x.unsqueeze(0).expand(3, 4, 5).flatten(1)": "copy", "y[:, :, ::2].flatten(0, 1)": "copy",
+                        "y[:, :, :2].flatten(0, 1)": "copy", "x.T.view(5, 2, 2)": "error",
+                        "y[:, :, 1].view(12)": "error"}
 
 key("views-classify-more", lambda: {e: classify_expression(e) for e in MORE}, values=True, models=[
-    Model("flatten-always-copies", {"x[1:].flatten()": "copy", "y[:, :, :2].flatten(0, 1)": "copy"},
-          "flatten always allocated new memory."),
-    Model("flatten-always-views", {"x[:, 1:].flatten()": "view", "y[:, 1].flatten()": "view"},
+    Model("flatten-always-copies", dict.fromkeys(FLATTEN_VIEWS, "copy"), "flatten always allocated new memory."),
+    Model("flatten-always-views", dict.fromkeys(FLATTEN_COPIES, "view"),
           "flatten always returned a view, whatever the layout."),
-    Model("flatten-refuses", {"x[:, 1:].flatten()": "error", "y[:, 1].flatten()": "error"},
-          "flatten refused the layouts that view refuses."),
-    Model("squeeze-copies", {"x.squeeze(0)": "copy"}, "squeeze copied when it had nothing to drop."),
-    Model("overlap-copies", {"x.unfold(1, 3, 1)": "copy"}, "windows that overlap had to be copied apart."),
-    Model("mask-block-views", {"x[torch.tensor([False, True, True, False])]": "view"},
-          "a mask that keeps one block of rows returned a view of it."),
-    Model("view-copies", {"y.movedim(0, 2).view(60)": "copy"},
-          "view copied where the layout did not allow a view."),
-    Model("reshape-refuses", {"y.movedim(0, 2).reshape(60)": "error"},
-          "reshape refused where view would."),
-    Model("as-strided-unchecked", {"x.as_strided((4, 5), (5, 1), 1)": "view"},
-          "as_strided accepted any header, even one reading past the end of the storage."),
-    Model("as-strided-from-view", {"x[2:].as_strided((4, 5), (5, 1), 0)": "error"},
-          "as_strided could only address the elements of the tensor it was called on."),
-    Model("non-contiguous-copies", {"y[:, :, :2].flatten(0, 1)": "copy", "x.T.unbind(0)[2]": "copy",
-                                    "y.permute(2, 0, 1).diagonal(0, 1, 2)": "copy"},
-          "a result that is not contiguous had to be a copy."),
+    Model("flatten-refuses", dict.fromkeys(FLATTEN_COPIES, "error"), "flatten refused the layouts that view refuses."),
+    Model("view-copies", dict.fromkeys(VIEW_ERRORS, "copy"), "view copied where the layout did not allow a view."),
+    Model("stride-zero-merges", dict.fromkeys(STRIDE_ZERO_MERGES, "view"),
+          "a dimension of stride 0 (an expanded one) merged with its neighbour into one stride, as any other does."),
+    Model("non-contiguous-copies", NON_CONTIGUOUS_VIEWS,
+          "a tensor that is not contiguous could take no other shape without a copy (flatten) or an error (view)."),
 ])
 
 

@@ -12,19 +12,29 @@ from tests.catalog.lying import LIAR
 CLASSIFY_MORE_ANSWER = {
     "x[1:].flatten()": "view",
     "x[:, 1:].flatten()": "copy",
-    "x.squeeze(0)": "view",
-    "x.unfold(1, 3, 1)": "view",
-    "x.narrow(0, 1, 2)": "view",
-    "x[torch.tensor([False, True, True, False])]": "copy",
-    "y.movedim(0, 2).view(60)": "error",
-    "x.as_strided((4, 5), (5, 1), 1)": "error",
-    "x[2:].as_strided((4, 5), (5, 1), 0)": "view",
-    "y.permute(2, 0, 1).diagonal(0, 1, 2)": "view",
+    "x.unsqueeze(0).expand(3, 4, 5).flatten(0, 1)": "copy",
+    "x.unsqueeze(0).expand(3, 4, 5).flatten(1)": "view",
+    "y[:, ::2].flatten(1)": "copy",
+    "y[:, :, ::2].flatten(0, 1)": "view",
+    "x.unsqueeze(1).expand(4, 3, 5).view(12, 5)": "error",
+    "y.transpose(0, 1).flatten(1)": "copy",
+    "x.T.view(5, 2, 2)": "view",
+    "y[:, 1:3].view(6, 5)": "error",
     "y[:, :, :2].flatten(0, 1)": "view",
-    "x.T.unbind(0)[2]": "view",
-    "y.movedim(0, 2).reshape(60)": "copy",
+    "y.mT.flatten(0, 1)": "copy",
+    "y[:, :, 1].view(12)": "view",
     "y[:, 1].flatten()": "copy",
 }
+
+
+CLASSIFY_MORE_GROUPED = """CLASSIFY_MORE = dict.fromkeys([
+    "x[1:].flatten()", "x.unsqueeze(0).expand(3, 4, 5).flatten(1)", "y[:, :, ::2].flatten(0, 1)",
+    "x.T.view(5, 2, 2)", "y[:, :, :2].flatten(0, 1)", "y[:, :, 1].view(12)"], "view")
+CLASSIFY_MORE.update(dict.fromkeys([
+    "x[:, 1:].flatten()", "x.unsqueeze(0).expand(3, 4, 5).flatten(0, 1)", "y[:, ::2].flatten(1)",
+    "y.transpose(0, 1).flatten(1)", "y.mT.flatten(0, 1)", "y[:, 1].flatten()"], "copy"))
+CLASSIFY_MORE.update(dict.fromkeys(["x.unsqueeze(1).expand(4, 3, 5).view(12, 5)", "y[:, 1:3].view(6, 5)"], "error"))
+"""
 
 
 def classify_more_with(**changes: str) -> str:
@@ -139,15 +149,7 @@ RIGHT = {
     ],
     "views-classify-more": [
         ("literal", classify_more_with()),
-        ("grouped", "CLASSIFY_MORE = dict.fromkeys([\n"
-                    "    'x[1:].flatten()', 'x.squeeze(0)', 'x.unfold(1, 3, 1)', 'x.narrow(0, 1, 2)',\n"
-                    "    'x[2:].as_strided((4, 5), (5, 1), 0)', 'y.permute(2, 0, 1).diagonal(0, 1, 2)',\n"
-                    "    'y[:, :, :2].flatten(0, 1)', 'x.T.unbind(0)[2]'], 'view')\n"
-                    "CLASSIFY_MORE.update(dict.fromkeys([\n"
-                    "    'x[:, 1:].flatten()', 'x[torch.tensor([False, True, True, False])]',\n"
-                    "    'y.movedim(0, 2).reshape(60)', 'y[:, 1].flatten()'], 'copy'))\n"
-                    "CLASSIFY_MORE.update(dict.fromkeys(\n"
-                    "    ['y.movedim(0, 2).view(60)', 'x.as_strided((4, 5), (5, 1), 1)'], 'error'))"),
+        ("grouped", CLASSIFY_MORE_GROUPED),
     ],
     "views-shares-storage": [
         ("byte-ranges", SHARES_BYTES),
@@ -204,16 +206,19 @@ WRONG = {
         ("not-a-category", _with(CLASSIFY, reshape="sometimes"), None),
     ],
     "views-classify-more": [
-        ("flatten-always-view", classify_more_with(e1="view", e13="view"), "flatten-always-views"),
-        ("flatten-always-copies", classify_more_with(e0="copy", e10="copy"), "flatten-always-copies"),
-        ("squeeze-copies", classify_more_with(e2="copy"), "squeeze-copies"),
-        ("overlapping-windows-copy", classify_more_with(e3="copy"), "overlap-copies"),
-        ("mask-of-a-block-is-a-view", classify_more_with(e5="view"), "mask-block-views"),
-        ("view-after-movedim-copies", classify_more_with(e6="copy"), "view-copies"),
-        ("as-strided-bounded-by-its-tensor", classify_more_with(e8="error"), "as-strided-from-view"),
-        ("as-strided-unchecked", classify_more_with(e7="view"), "as-strided-unchecked"),
-        ("noncontiguous-always-copies", classify_more_with(e10="copy", e11="copy", e9="copy"),
+        ("flatten-always-view",
+         classify_more_with(e1="view", e2="view", e4="view", e7="view", e11="view", e13="view"),
+         "flatten-always-views"),
+        ("flatten-always-copies", classify_more_with(e0="copy", e3="copy", e5="copy", e10="copy"),
+         "flatten-always-copies"),
+        ("flatten-refuses", classify_more_with(e1="error", e2="error", e4="error", e7="error", e11="error",
+                                               e13="error"), "flatten-refuses"),
+        ("view-falls-back-to-a-copy", classify_more_with(e6="copy", e9="copy"), "view-copies"),
+        ("stride-zero-merges", classify_more_with(e2="view", e6="view"), "stride-zero-merges"),
+        ("noncontiguous-never-views", classify_more_with(e3="copy", e5="copy", e10="copy", e8="error", e12="error"),
          "non-contiguous-copies"),
+        # One slip, of no catalogued mistake.
+        ("column-read-as-a-copy", classify_more_with(e12="copy"), None),
         ("ambiguous-value", classify_more_with(e0="ambiguous"), None),
     ],
     "views-shares-storage": [

@@ -31,7 +31,7 @@ HERE = Path(__file__).parent / "similarity_class"
 PANEL = Path(__file__).parents[2] / "panel"
 # The answer each disguised copy in similarity_class/copies/ was made from: the blind panel's.
 COPIED = {"views-strides": "right-rules-in-python", "views-classify": "right-grouped-loop",
-          "views-classify-more": "right-stride-rule", "views-shares-storage": "right-defensive",
+          "views-classify-more": "right-strides-reasoned", "views-shares-storage": "right-defensive",
           "views-can-view": "right-prefix-products", "views-selftest": "right-torch-computed"}
 COPIER = "zoe"
 

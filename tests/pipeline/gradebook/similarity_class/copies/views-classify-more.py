@@ -1,37 +1,38 @@
 # Replace each ... with "view", "copy" or "error".
-# Using the rule: neighbouring dims can be merged when stride[i] == stride[i+1] * size[i+1].
+# Rule used: a run of dims merges when each stride equals the next stride times the next size
+# (dims of size 1 left out).
+def can_join(sizes, steps, first, last):
+    kept = [k for k in range(first, last + 1) if sizes[k] != 1]
+    return all(steps[i] == steps[j] * sizes[j] for i, j in zip(kept, kept[1:]))
 
 
-def can_merge(sizes, strides):
-    kept = [(n, s) for n, s in zip(sizes, strides) if n != 1]
-    return all(kept[k][1] == kept[k + 1][1] * kept[k + 1][0] for k in range(len(kept) - 1))
+def unused_helper(sizes):
+    return len(sizes) > 3
 
 
-def as_view(sizes, strides):
-    return "view" if can_merge(sizes, strides) else "error"
+def decide(sizes, steps, runs, how):
+    if all(can_join(sizes, steps, a, b) for a, b in runs):
+        return "view"
+    return "error" if how == "view" else "copy"
 
 
-def as_flatten(sizes, strides):
-    return "view" if can_merge(sizes, strides) else "copy"
-
-
-def never_called():
-    return "copy"
-
-
-CLASSIFY_MORE = {
-    "x[1:].flatten()": as_flatten((3, 5), (5, 1)),
-    "x[:, 1:].flatten()": as_flatten((4, 4), (5, 1)),
-    "x.squeeze(0)": "view",
-    "x.unfold(1, 3, 1)": "view",
-    "x.narrow(0, 1, 2)": "view",
-    "x[torch.tensor([False, True, True, False])]": "copy",
-    "y.movedim(0, 2).view(60)": as_view((4, 5, 3), (5, 1, 20)),
-    "x.as_strided((4, 5), (5, 1), 1)": "view" if 1 + 3 * 5 + 4 * 1 < 20 else "error",
-    "x[2:].as_strided((4, 5), (5, 1), 0)": "view" if 0 + 3 * 5 + 4 * 1 < 20 else "error",
-    "y.permute(2, 0, 1).diagonal(0, 1, 2)": "view",
-    "y[:, :, :2].flatten(0, 1)": as_flatten((3, 4), (20, 5)),
-    "x.T.unbind(0)[2]": "view",
-    "y.movedim(0, 2).reshape(60)": as_flatten((4, 5, 3), (5, 1, 20)),
-    "y[:, 1].flatten()": as_flatten((3, 5), (20, 1)),
+TABLE = {
+    # expression: (sizes, strides of what flatten/view reads, runs merged, which op)
+    "x[1:].flatten()": ((3, 5), (5, 1), [(0, 1)], "flatten"),
+    "x[:, 1:].flatten()": ((4, 4), (5, 1), [(0, 1)], "flatten"),
+    "x.unsqueeze(0).expand(3, 4, 5).flatten(0, 1)": ((3, 4, 5), (0, 5, 1), [(0, 1)], "flatten"),
+    "x.unsqueeze(0).expand(3, 4, 5).flatten(1)": ((3, 4, 5), (0, 5, 1), [(1, 2)], "flatten"),
+    "y[:, ::2].flatten(1)": ((3, 2, 5), (20, 10, 1), [(1, 2)], "flatten"),
+    "y[:, :, ::2].flatten(0, 1)": ((3, 4, 3), (20, 5, 2), [(0, 1)], "flatten"),
+    "x.unsqueeze(1).expand(4, 3, 5).view(12, 5)": ((4, 3, 5), (5, 0, 1), [(0, 1)], "view"),
+    "y.transpose(0, 1).flatten(1)": ((4, 3, 5), (5, 20, 1), [(1, 2)], "flatten"),
+    # a split only: nothing to merge
+    "x.T.view(5, 2, 2)": ((5, 4), (1, 5), [], "view"),
+    "y[:, 1:3].view(6, 5)": ((3, 2, 5), (20, 5, 1), [(0, 1)], "view"),
+    "y[:, :, :2].flatten(0, 1)": ((3, 4, 2), (20, 5, 1), [(0, 1)], "flatten"),
+    "y.mT.flatten(0, 1)": ((3, 5, 4), (20, 1, 5), [(0, 1)], "flatten"),
+    "y[:, :, 1].view(12)": ((3, 4), (20, 5), [(0, 1)], "view"),
+    "y[:, 1].flatten()": ((3, 5), (20, 1), [(0, 1)], "flatten"),
 }
+
+CLASSIFY_MORE = {name: decide(*row) for name, row in TABLE.items()}

@@ -1,17 +1,17 @@
 table = """
 x[1:].flatten() view
 x[:, 1:].flatten() copy
-x.squeeze(0) view
-x.unfold(1, 3, 1) view
-x.narrow(0, 1, 2) view
-x[torch.tensor([False, True, True, False])] copy
-y.movedim(0, 2).view(60) error
-x.as_strided((4, 5), (5, 1), 1) error
-x[2:].as_strided((4, 5), (5, 1), 0) view
-y.permute(2, 0, 1).diagonal(0, 1, 2) view
+x.unsqueeze(0).expand(3, 4, 5).flatten(0, 1) copy
+x.unsqueeze(0).expand(3, 4, 5).flatten(1) view
+y[:, ::2].flatten(1) copy
+y[:, :, ::2].flatten(0, 1) view
+x.unsqueeze(1).expand(4, 3, 5).view(12, 5) error
+y.transpose(0, 1).flatten(1) copy
+x.T.view(5, 2, 2) view
+y[:, 1:3].view(6, 5) error
 y[:, :, :2].flatten(0, 1) view
-x.T.unbind(0)[2] view
-y.movedim(0, 2).reshape(60) copy
+y.mT.flatten(0, 1) copy
+y[:, :, 1].view(12) view
 y[:, 1].flatten() copy
 """
 CLASSIFY_MORE = dict(row.rsplit(" ", 1) for row in table.strip().splitlines())

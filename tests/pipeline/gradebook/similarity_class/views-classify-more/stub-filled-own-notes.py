@@ -2,16 +2,16 @@
 CLASSIFY_MORE = {
     "x[1:].flatten()": "view",  # whole rows: still contiguous
     "x[:, 1:].flatten()": "copy",  # rows have a gap
-    "x.squeeze(0)": "view",  # nothing to squeeze, still a view
-    "x.unfold(1, 3, 1)": "view",  # sliding windows share slots
-    "x.narrow(0, 1, 2)": "view",  # a slice
-    "x[torch.tensor([False, True, True, False])]": "copy",  # mask gathers
-    "y.movedim(0, 2).view(60)": "error",  # cannot merge
-    "x.as_strided((4, 5), (5, 1), 1)": "error",  # runs off the end
-    "x[2:].as_strided((4, 5), (5, 1), 0)": "view",  # offset from the storage start
-    "y.permute(2, 0, 1).diagonal(0, 1, 2)": "view",  # strides add up
+    "x.unsqueeze(0).expand(3, 4, 5).flatten(0, 1)": "copy",  # stride 0 next to stride 5: no single step
+    "x.unsqueeze(0).expand(3, 4, 5).flatten(1)": "view",  # the two inner dims are x's own
+    "y[:, ::2].flatten(1)": "copy",  # rows 0 and 2 of each block: a gap
+    "y[:, :, ::2].flatten(0, 1)": "view",  # stride 20 = 4 * 5 still holds
+    "x.unsqueeze(1).expand(4, 3, 5).view(12, 5)": "error",  # stride 5 then stride 0: view refuses
+    "y.transpose(0, 1).flatten(1)": "copy",  # 20 then 1: not one step
+    "x.T.view(5, 2, 2)": "view",  # splitting a dim always works
+    "y[:, 1:3].view(6, 5)": "error",  # blocks of 2 rows with a gap between blocks
     "y[:, :, :2].flatten(0, 1)": "view",  # the first two dims still merge
-    "x.T.unbind(0)[2]": "view",  # a select
-    "y.movedim(0, 2).reshape(60)": "copy",  # reshape copies where view fails
+    "y.mT.flatten(0, 1)": "copy",  # stride 20 then 1
+    "y[:, :, 1].view(12)": "view",  # one column: strides 20 and 5 merge
     "y[:, 1].flatten()": "copy",  # gap between the rows
 }

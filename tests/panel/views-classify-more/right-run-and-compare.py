@@ -1,0 +1,36 @@
+import torch
+
+
+def _classify_more():
+    x = torch.arange(20.).view(4, 5)
+    y = torch.arange(60.).view(3, 4, 5)
+    exprs = [
+        "x[1:].flatten()",
+        "x[:, 1:].flatten()",
+        "x.unsqueeze(0).expand(3, 4, 5).flatten(0, 1)",
+        "x.unsqueeze(0).expand(3, 4, 5).flatten(1)",
+        "y[:, ::2].flatten(1)",
+        "y[:, :, ::2].flatten(0, 1)",
+        "x.unsqueeze(1).expand(4, 3, 5).view(12, 5)",
+        "y.transpose(0, 1).flatten(1)",
+        "x.T.view(5, 2, 2)",
+        "y[:, 1:3].view(6, 5)",
+        "y[:, :, :2].flatten(0, 1)",
+        "y.mT.flatten(0, 1)",
+        "y[:, :, 1].view(12)",
+        "y[:, 1].flatten()",
+    ]
+    out = {}
+    for e in exprs:
+        base = x if e.startswith("x") else y
+        try:
+            r = eval(e, {"torch": torch}, {"x": x, "y": y})
+        except RuntimeError:
+            out[e] = "error"
+            continue
+        shares = r.untyped_storage().data_ptr() == base.untyped_storage().data_ptr()
+        out[e] = "view" if shares else "copy"
+    return out
+
+
+CLASSIFY_MORE = _classify_more()
