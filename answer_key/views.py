@@ -13,6 +13,7 @@ from typing import Any
 import torch
 
 from answer_key.keys import Model, key
+from autograder.chapters.views import MORE_EXPRESSIONS
 from autograder.engine.bare import Layout
 from autograder.engine.layouts import as_tensor
 
@@ -119,24 +120,7 @@ def classify_expression(expression: str) -> str:
     return "view" if any(share_memory(result, s) for s in sources.values()) else "copy"
 
 
-MORE = (
-    "x[1:].flatten()",
-    "x[:, 1:].flatten()",
-    "x.unsqueeze(0).expand(3, 4, 5).flatten(0, 1)",
-    "x.unsqueeze(0).expand(3, 4, 5).flatten(1)",
-    "y[:, ::2].flatten(1)",
-    "y[:, :, ::2].flatten(0, 1)",
-    "x.unsqueeze(1).expand(4, 3, 5).view(12, 5)",
-    "y.transpose(0, 1).flatten(1)",
-    "x.T.view(5, 2, 2)",
-    "y[:, 1:3].view(6, 5)",
-    "y[:, :, :2].flatten(0, 1)",
-    "y.mT.flatten(0, 1)",
-    "y[:, :, 1].view(12)",
-    "y[:, 1].flatten()",
-)
-
-#: The expressions of MORE by what a common mistake says of them.
+#: The expressions of MORE_EXPRESSIONS by what a common mistake says of them.
 FLATTEN_VIEWS = ("x[1:].flatten()", "x.unsqueeze(0).expand(3, 4, 5).flatten(1)", "y[:, :, ::2].flatten(0, 1)",
                  "y[:, :, :2].flatten(0, 1)")
 FLATTEN_COPIES = ("x[:, 1:].flatten()", "x.unsqueeze(0).expand(3, 4, 5).flatten(0, 1)", "y[:, ::2].flatten(1)",
@@ -147,7 +131,7 @@ NON_CONTIGUOUS_VIEWS = {"x.unsqueeze(0).expand(3, 4, 5).flatten(1)": "copy", "y[
                         "y[:, :, :2].flatten(0, 1)": "copy", "x.T.view(5, 2, 2)": "error",
                         "y[:, :, 1].view(12)": "error"}
 
-key("views-classify-more", lambda: {e: classify_expression(e) for e in MORE}, values=True, models=[
+key("views-classify-more", lambda: {e: classify_expression(e) for e in MORE_EXPRESSIONS}, values=True, models=[
     Model("flatten-always-copies", dict.fromkeys(FLATTEN_VIEWS, "copy"), "flatten always allocated new memory."),
     Model("flatten-always-views", dict.fromkeys(FLATTEN_COPIES, "view"),
           "flatten always returned a view, whatever the layout."),
