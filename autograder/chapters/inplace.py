@@ -16,7 +16,7 @@ from typing import Any
 import torch
 
 from autograder.engine import facts
-from autograder.engine.cases import exercise, require_dict, selftest
+from autograder.engine.cases import Exercise, exercise, require_dict, selftest
 from autograder.engine.codec import type_name
 from autograder.engine.draw import Draw
 
@@ -128,11 +128,19 @@ REPAIR_CASES: dict[str, tuple[str, Callable[[Draw], tuple], bool]] = {
     "single": ("a vector x of one element", _single, True),
 }
 
+
+def repair(grade_id: str, name: str, cases: dict[str, tuple[str, Callable[[Draw], tuple], bool]]) -> Exercise:
+    """A repair exercise: ``name(x)`` called on a fresh leaf and backpropagated from, one check of
+    one point per family of ``cases``."""
+    repaired = exercise(grade_id, name, call=backward_report, returns="observation", agree="close")
+    for case, (what, recipe, hidden) in cases.items():
+        repaired.case(case, f"{name}(x) then backward ({what})", recipe, hidden=hidden, points=1, search=recipe,
+                      tries=4)
+    return repaired
+
+
 # ----------------------------------------------------------------------------- inplace-fix-gate
-gate = exercise("inplace-fix-gate", "fixed_gate", call=backward_report, returns="observation", agree="close")
-for _name, (_what, _recipe, _hidden) in REPAIR_CASES.items():
-    gate.case(_name, f"fixed_gate(x) then backward ({_what})", _recipe, hidden=_hidden, points=1,
-              search=_recipe, tries=4)
+gate = repair("inplace-fix-gate", "fixed_gate", REPAIR_CASES)
 
 # ---------------------------------------------------------------------------- inplace-fix-alias
 #: The shift is along the first dimension (``h[1:]``: every row of a matrix but the first), so the
@@ -142,10 +150,7 @@ ALIAS_CASES = {
     "large-matrix": ("a matrix x of large values", _large_matrix, True),
     "single-row": ("a matrix x of one row", _single_row, True),
 }
-alias = exercise("inplace-fix-alias", "fixed_energy", call=backward_report, returns="observation", agree="close")
-for _name, (_what, _recipe, _hidden) in ALIAS_CASES.items():
-    alias.case(_name, f"fixed_energy(x) then backward ({_what})", _recipe, hidden=_hidden, points=1,
-               search=_recipe, tries=4)
+alias = repair("inplace-fix-alias", "fixed_energy", ALIAS_CASES)
 
 # ---------------------------------------------------------------------------- inplace-fix-share
 def _single_column(draw: Draw) -> tuple:
@@ -166,10 +171,7 @@ SHARE_CASES: dict[str, tuple[str, Callable[[Draw], tuple], bool]] = {
     "single-column": ("a matrix x of one column", _single_column, True),
     "three-dimensions": ("a drawn tensor x of three dimensions", _batch, True),
 }
-share = exercise("inplace-fix-share", "fixed_share", call=backward_report, returns="observation", agree="close")
-for _name, (_what, _recipe, _hidden) in SHARE_CASES.items():
-    share.case(_name, f"fixed_share(x) then backward ({_what})", _recipe, hidden=_hidden, points=1,
-               search=_recipe, tries=4)
+share = repair("inplace-fix-share", "fixed_share", SHARE_CASES)
 
 # --------------------------------------------------------------------------- inplace-selftest
 SELFTEST_QUESTIONS = {
