@@ -21,12 +21,11 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from startup import ROOT, unpack  # noqa: E402
+from startup import alternate  # noqa: E402
 
 #: Run in each side's interpreter: milliseconds per launch of each function.
 MEASURE = """
@@ -73,22 +72,13 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--launches", type=int, default=20)
     args = parser.parse_args()
-    label = subprocess.run(["git", "rev-parse", "--short", args.before], cwd=ROOT, capture_output=True, text=True,
-                           check=True).stdout.strip()
     load_before = os.getloadavg()[0]
-    with tempfile.TemporaryDirectory() as scratch:
-        old = unpack(args.before, Path(scratch) / "before")
-        sides = {f"before ({label})": old, "after (this checkout)": ROOT}
-        times: dict[str, dict[str, list[float]]] = {name: {} for name in sides}
-        for _ in range(args.repeat):
-            for name, code in sides.items():
-                for function, ms in measure(code, args.launches).items():
-                    times[name].setdefault(function, []).append(ms)
-    before, after = (times[name] for name in sides)
-    print(f"{'function':12} {'before':>8} {'after':>8} {'ratio':>6}   (ms per launch, median of {args.repeat})")
+    label, before, after = alternate(args.before, args.repeat, lambda code: measure(code, args.launches))
+    print(f"{'function':12} {'before ' + label:>16} {'after':>8} {'ratio':>6}"
+          f"   (ms per launch, median of {args.repeat})")
     for function in after:
         old_ms, new_ms = statistics.median(before[function]), statistics.median(after[function])
-        print(f"{function:12} {old_ms:8.1f} {new_ms:8.1f} {old_ms / new_ms:5.2f}×")
+        print(f"{function:12} {old_ms:16.1f} {new_ms:8.1f} {old_ms / new_ms:5.2f}×")
     print(f"load average: {load_before:.2f} before the run, {os.getloadavg()[0]:.2f} after")
     return 0
 

@@ -29,6 +29,7 @@ import sysconfig
 import tarfile
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,6 +48,25 @@ def unpack(revision: str, target: Path) -> Path:
     with tarfile.open(fileobj=io.BytesIO(archive)) as bundle:
         bundle.extractall(target, filter="data")
     return target
+
+
+Measured = dict[str, list[float]]
+
+
+def alternate(before: str, repeat: int, measure: Callable[[Path], dict[str, float]]) -> tuple[str, Measured, Measured]:
+    """Measure the tree of ``before`` and this checkout in turn, ``repeat`` times each (``measure``
+    runs its side's code in fresh interpreters of its own): the revision's short name, then each
+    side's values by what was measured."""
+    label = subprocess.run(["git", "rev-parse", "--short", before], cwd=ROOT, capture_output=True, text=True,
+                           check=True).stdout.strip()
+    found: tuple[Measured, Measured] = ({}, {})
+    with tempfile.TemporaryDirectory() as scratch:
+        sides = (unpack(before, Path(scratch) / "before"), ROOT)
+        for _ in range(repeat):
+            for code, values in zip(sides, found, strict=True):
+                for name, value in measure(code).items():
+                    values.setdefault(name, []).append(value)
+    return label, *found
 
 
 class Side:

@@ -20,12 +20,11 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from startup import ROOT, unpack  # noqa: E402
+from startup import alternate  # noqa: E402
 
 EXERCISES = ("leaves-momentum-step", "leaves-sgd-step", "views-can-view", "modules-count-params")
 
@@ -62,22 +61,14 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("exercises", nargs="*", default=list(EXERCISES))
     args = parser.parse_args()
-    label = subprocess.run(["git", "rev-parse", "--short", args.before], cwd=ROOT, capture_output=True, text=True,
-                           check=True).stdout.strip()
     load_before = os.getloadavg()[0]
-    with tempfile.TemporaryDirectory() as scratch:
-        old = unpack(args.before, Path(scratch) / "before")
-        sides = {f"before ({label})": old, "after (this checkout)": ROOT}
-        times: dict[str, dict[str, list[float]]] = {name: {g: [] for g in args.exercises} for name in sides}
-        for _ in range(args.repeat):
-            for name, code in sides.items():
-                for grade_id, seconds in measure(code, args.seeds, args.exercises).items():
-                    times[name][grade_id].append(seconds)
-    before, after = (times[name] for name in sides)
-    print(f"{'exercise':24} {'before':>8} {'after':>8} {'ratio':>6}   (s per verdict pair, median of {args.repeat})")
+    label, before, after = alternate(args.before, args.repeat,
+                                     lambda code: measure(code, args.seeds, args.exercises))
+    print(f"{'exercise':24} {'before ' + label:>16} {'after':>8} {'ratio':>6}"
+          f"   (s per verdict pair, median of {args.repeat})")
     for grade_id in args.exercises:
         old_s, new_s = statistics.median(before[grade_id]), statistics.median(after[grade_id])
-        print(f"{grade_id:24} {old_s:8.3f} {new_s:8.3f} {old_s / new_s:5.2f}×")
+        print(f"{grade_id:24} {old_s:16.3f} {new_s:8.3f} {old_s / new_s:5.2f}×")
     print(f"load average: {load_before:.2f} before the run, {os.getloadavg()[0]:.2f} after")
     return 0
 
