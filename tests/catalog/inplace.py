@@ -334,6 +334,10 @@ EXPLOITS = {
          FORGED_REPORT.format(exercise="share") + "\n\n" + SHARE.replace("first * x", "first * 2 * x")),
         ("frames", FRAMES.format(name="fixed_share")),
         ("tensor-subclass", TENSOR_SUBCLASS.format(name="fixed_share")),
+        ("rebinds-what-its-driver-reads", LIAR + REBINDS_BACKWARD.format(
+            repaired=SHARE.replace("def fixed_share", "def _repaired"), name="fixed_share",
+            unrepaired="    h = x.exp()\n    first = h[..., :1]\n    h /= h.sum(-1, keepdim=True)\n"
+                       "    out = (first * x).sum()")),
     ],
     "inplace-selftest": [
         ("always-equal", ALWAYS_EQUAL + "SELFTEST = {k: Yes('x') for k in ('q1', 'q2', 'q3', 'q4', 'q5')}"),
