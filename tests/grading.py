@@ -270,14 +270,16 @@ class ChapterGrading:
         for i in range(max(len(v) for v in answers.WRONG.values())):
             found[f"wrong-{i}"] = {g: answers.WRONG[g][i][1] if i < len(answers.WRONG.get(g, []))
                                    else cls.reference(g) for g in grade_ids}
+        # An exploit's or a panel answer's student leaves the other exercises as released: only its
+        # own exercise is judged, and an unanswered one costs the class's run next to nothing.
+        edition = student_edition_cells(chapter)
         caught = getattr(answers, "EXPLOITS", {})
         for i in range(max((len(v) for v in caught.values()), default=0)):
-            found[f"exploit-{i}"] = {g: caught[g][i][1] if i < len(caught.get(g, [])) else cls.reference(g)
+            found[f"exploit-{i}"] = {g: caught[g][i][1] if i < len(caught.get(g, [])) else edition[g]
                                      for g in grade_ids}
         blind = {g: panel(g) for g in grade_ids}
         for i in range(max(len(v) for v in blind.values())):
-            found[f"panel-{i}"] = {g: blind[g][i][2] if i < len(blind[g]) else cls.reference(g) for g in grade_ids}
-        edition = student_edition_cells(chapter)
+            found[f"panel-{i}"] = {g: blind[g][i][2] if i < len(blind[g]) else edition[g] for g in grade_ids}
         found[UNTOUCHED] = {g: edition[g] for g in grade_ids}
         # The forger's search runs first in the first answer cell; the released stub follows it.
         found[FORGER] = {**found[UNTOUCHED], grade_ids[0]: forger.SOURCE + "\n\n" + edition[grade_ids[0]]}
