@@ -60,6 +60,9 @@ _PARTNER_LOST = re.compile(r"Connection (closed|reset) by peer|Broken pipe")
 # Seconds to wait for the other ranks once one has failed.
 FAILURE_GRACE = 1.0
 _PR_SET_PDEATHSIG = 1
+# Store keys: how many ranks have joined the group, and that all have.
+_FORMED = "autograd-state/formed"
+_ALL_FORMED = "autograd-state/all-formed"
 
 
 class RankError(RuntimeError):
@@ -192,13 +195,17 @@ def _rank_main(rank: int, world_size: int, port: int, timeouts: tuple[float, flo
     import torch.distributed as dist
 
     torch.set_num_threads(1)
+    rendezvous, collective = (datetime.timedelta(seconds=seconds) for seconds in timeouts)
+    store = joined = None
     try:
-        rendezvous, collective = (datetime.timedelta(seconds=seconds) for seconds in timeouts)
         store = dist.TCPStore(HOST, port, world_size, False, timeout=rendezvous)
         dist.init_process_group("gloo", store=store, rank=rank, world_size=world_size, timeout=rendezvous)
         # Gloo waits for its peers with the group's timeout; only once all are connected may a
         # collective without its partner fail fast.
         dist.distributed_c10d._set_pg_timeout(collective)
+        if store.add(_FORMED, 1) == world_size:
+            store.set(_ALL_FORMED, "1")
+        joined = store
         message: tuple = ("ok", fn(*args))
     except BaseException as err:  # noqa: BLE001 - every failure of the rank is reported, then the rank ends
         message = ("error", f"{type(err).__name__}: {err}", _portable_traceback(err))
@@ -213,7 +220,23 @@ def _rank_main(rank: int, world_size: int, port: int, timeouts: tuple[float, flo
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
+    _leave_once_formed(joined, rendezvous)
     os._exit(0)
+
+
+def _leave_once_formed(joined: Any, rendezvous: datetime.timedelta) -> None:
+    """Keep this rank's connections open until every rank has joined the group (or the parent ends
+    the launch): a rank that leaves while a partner is still connecting to it fails that partner's
+    ``init_process_group`` ("Connection closed by peer"), even when neither called a collective (an
+    unanswered exercise, which every rank reports at once). A partner's later collectives that
+    this rank never joins still fail at once, as they should. ``joined``: the store, once this rank
+    has joined (a rank that could not join leaves at once)."""
+    if joined is None:
+        return
+    try:
+        joined.wait([_ALL_FORMED], rendezvous)
+    except Exception:  # noqa: BLE001, S110 - a partner that never joins, or the store gone: leave
+        pass
 
 
 _NOTEBOOK_CELL = re.compile(r"/ipykernel_\d+/\d+\.py$")

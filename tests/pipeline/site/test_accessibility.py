@@ -33,13 +33,19 @@ MEANINGLESS_ALT = re.compile(r"^\s*(figure|image|img|picture|graph|plot|png|char
 FILE_NAME_ALT = re.compile(r"(\.(png|jpe?g|gif|svg|webp)\b|_images/|^data:)", re.IGNORECASE)
 SETTLE_MS = 20_000
 
-READY = """() => [...document.querySelectorAll('.stride-explorer')].every((e) => e.dataset.mounted === 'true')
+# A page is settled when its math is typeset and its fonts, images, explorers and widgets are ready:
+# what axe and the layout checks read (waiting for the network to fall quiet instead would add half
+# a second to every page).
+TYPESET = "() => window.MathJax && MathJax.startup ? MathJax.startup.promise.then(() => true) : true"
+READY = """() => document.fonts.status === 'loaded'
+    && [...document.querySelectorAll('.stride-explorer')].every((e) => e.dataset.mounted === 'true')
     && [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')].every(
       (tag) => tag.parentElement.querySelector('.jupyter-widgets'))
     && [...document.images].every((img) => img.complete)"""
 
-RUN_AXE = """async (tags) => {
-    const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
+RUN_AXE = """async ({tags, within}) => {
+    const result = await axe.run(within ? {include: [within]} : document,
+      {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
     return result.violations.map((v) => ({id: v.id, impact: v.impact,
       targets: v.nodes.map((n) => n.target.join(' ') + ': ' + n.failureSummary.split('\\n').slice(1, 2).join(''))}));
 }"""
@@ -107,7 +113,7 @@ def editions(built_book):
 def open_settled(context, url: str):
     page, watch = watched_page(context)
     page.goto(url, wait_until="load")
-    page.wait_for_load_state("networkidle")
+    page.evaluate(TYPESET)
     page.wait_for_function(READY, timeout=SETTLE_MS)
     return page, watch
 
@@ -140,11 +146,13 @@ def each_page(browser, editions, edition: str, pages, checks: dict) -> dict[str,
     return problems
 
 
-def axe_violations(page) -> list[str]:
+def axe_violations(page, within: str | None = None) -> list[str]:
+    """What axe finds on the page, or only in the elements ``within`` selects (a part that changed
+    on a page already checked whole)."""
     page.add_script_tag(path=str(AXE))
     return [
         f"{violation['id']} ({violation['impact']}) on {violation['targets'][:5]}"
-        for violation in page.evaluate(RUN_AXE, WCAG_TAGS)
+        for violation in page.evaluate(RUN_AXE, {"tags": WCAG_TAGS, "within": within})
     ]
 
 

@@ -134,8 +134,10 @@ def stop(server: subprocess.Popen) -> None:
             continue
 
 
-def wait_for_kernel(page, timeout_s: float = 60) -> None:
-    """Wait until the notebook's kernel is idle; if Lab asks which kernel to start, pick the default."""
+def wait_for_kernel(page, timeout_s: float = 60, calm_needed: int = 4) -> None:
+    """Wait until the notebook's kernel is idle; if Lab asks which kernel to start, pick the default.
+    ``calm_needed``: idle seen that many times in a row, half a second apart (once a kernel has
+    run cells, no dialog can follow: once is enough)."""
     chooser = page.locator(".jp-Dialog", has_text="Select Kernel")
     idle = page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']")
     deadline = time.monotonic() + timeout_s
@@ -146,7 +148,7 @@ def wait_for_kernel(page, timeout_s: float = 60) -> None:
             calm = 0
         elif idle.count():
             calm += 1
-            if calm >= 4:
+            if calm >= calm_needed:
                 return
         page.wait_for_timeout(500)
     raise TimeoutError(f"the kernel was not idle within {timeout_s} s")
@@ -183,7 +185,7 @@ def run_all(page) -> None:
     run_menu(page, "Run", "Run All Cells")
     panel = page.locator(".jp-NotebookPanel:visible").element_handle()
     page.wait_for_function(ALL_RAN, arg=panel, timeout=RUN_ALL_TIMEOUT_MS)
-    wait_for_kernel(page)
+    wait_for_kernel(page, calm_needed=1)
 
 
 def is_dirty(page) -> bool:
