@@ -21,10 +21,11 @@ Why it is built this way:
 * Each rank writes one pickled message (its result, or its exception and traceback) to a pipe, and
   everything it prints (Python and C++, stdout and stderr) to a second pipe; the parent prints that
   output in the calling cell, rank by rank, so nothing is lost on the kernel's own stderr.
-* A rank that has reported flushes its output, closes it and ends with ``os._exit(0)``: a process
-  that used DDP sometimes aborts in its interpreter-exit destructors after the work is done. Once
-  every rank has reported, the parent kills their process groups rather than wait for each to tear
-  down its process group and exit (half of a short launch's time).
+* A rank that has reported flushes its output, closes it and, once every rank has joined the group,
+  ends with ``os._exit(0)``: a process that used DDP sometimes aborts in its interpreter-exit
+  destructors after the work is done, and a rank that left earlier would fail a partner still
+  joining. Once every rank has reported, the parent kills their process groups rather than wait for
+  each to tear down its process group and exit (half of a short launch's time).
 * The parent imports what DDP's constructor imports lazily (``torch._dynamo``, about 800 modules)
   once, before forking: paid in every rank, it costs seconds per launch; inherited, nothing.
 * Each rank computes on one thread: ranks that each start a thread per core oversubscribe the
