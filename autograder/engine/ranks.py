@@ -197,7 +197,7 @@ def _rank_main(rank: int, world_size: int, port: int, timeouts: tuple[float, flo
 
     torch.set_num_threads(1)
     rendezvous, collective = (datetime.timedelta(seconds=seconds) for seconds in timeouts)
-    store = joined = None
+    joined = None
     try:
         store = dist.TCPStore(HOST, port, world_size, False, timeout=rendezvous)
         dist.init_process_group("gloo", store=store, rank=rank, world_size=world_size, timeout=rendezvous)

@@ -60,12 +60,13 @@ def context(browser):
     context.close()
 
 
-def open_page(context, url: str, settled: bool = True):
-    """A watched page at ``url``, loaded; ``settled``: also every request it makes after loading
-    answered (a test that reads only what the served page holds, or leaves it at once, need not wait)."""
+def open_page(context, url: str, wait_for_requests: bool = True):
+    """A watched page at ``url``, loaded; ``wait_for_requests``: also every request it makes after
+    loading answered (a test that reads only what the served page holds, or leaves it at once, need
+    not wait)."""
     page, watch = watched_page(context)
     page.goto(url, wait_until="load")
-    if settled:
+    if wait_for_requests:
         page.wait_for_load_state("networkidle")
     return page, watch
 
@@ -111,7 +112,7 @@ def test_chapter_page_shows_no_solution_or_hidden_test(context, site_url, built_
     course = built_book.course
     secrets = secret_lines(course.source_notebook(chapter), course.release_notebook(chapter))
     assert secrets
-    page, _ = open_page(context, f"{site_url}/chapters/{chapter}.html", settled=False)
+    page, _ = open_page(context, f"{site_url}/chapters/{chapter}.html", wait_for_requests=False)
     # Open everything a reader could open, then read the page as shown and as served.
     page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
     shown = page.locator("body").inner_text()
@@ -127,7 +128,7 @@ def search_term(title: str) -> str:
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_search_finds_the_chapter(context, site_url, chapter):
-    page, watch = open_page(context, f"{site_url}/chapters/{chapter}.html", settled=False)
+    page, watch = open_page(context, f"{site_url}/chapters/{chapter}.html", wait_for_requests=False)
     term = search_term(page.locator("article.bd-article h1").first.inner_text())
     page.goto(f"{site_url}/search.html?q={term}", wait_until="load")
     # Sphinx lists the results one by one; the summary line appears once the list is complete.
@@ -155,7 +156,7 @@ def test_next_and_previous_links_walk_the_book_in_order(context, site_url):
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_the_sidebar_links_to_the_chapter(context, site_url, chapter):
-    page, watch = open_page(context, f"{site_url}/{PAGES[0]}.html", settled=False)
+    page, watch = open_page(context, f"{site_url}/{PAGES[0]}.html", wait_for_requests=False)
     page.locator(f"nav.bd-docs-nav a[href$='chapters/{chapter}.html']").first.click()
     page.wait_for_url(f"**/chapters/{chapter}.html")
     page.locator("article.bd-article h1").first.wait_for(state="visible", timeout=15_000)
