@@ -3,10 +3,11 @@ Chapter 1 is worked.
 
 One JupyterLab runs on loopback with a token, the nbgrader, widgets and MyST extensions active, on
 a copy of the released student editions (``<chapter>/<chapter>.ipynb``, as nbgrader hands them
-out). Every chapter and companion opens with its MyST rendered — no directive or role shows as raw
-text, a tab switches, a dropdown opens, a cross-reference links to the site — opens unmodified,
-and runs to its last cell with *Run All Cells*, each unanswered test cell saying so in its line;
-Chapter 1 is answered, tested and validated. The browser refuses any request off loopback.
+out). Every chapter and companion, opened in turn in one JupyterLab page with a kernel of its own,
+opens unmodified with its MyST rendered — no directive or role shows as raw text, a tab switches, a
+dropdown opens, a cross-reference links to the site — and runs to its last cell with *Run All
+Cells*, each unanswered test cell saying so in its line; Chapter 1 is answered, tested and validated
+in a page of its own. The browser refuses any request off loopback.
 """
 
 from __future__ import annotations
@@ -234,16 +235,19 @@ SITE_PAGES = set(toc_pages())
 # In a student edition's markdown: what jupyterlab-myst cannot render (the release writes it out).
 SITE_ONLY_MYST = re.compile(r"\{doc\}`|\{glue[:\w-]*\}")
 RAW_MYST = re.compile(r"\{[a-z][\w:-]*\}|:::|```|Unknown (Directive|Role)")
-# Opened with a kernel (the widgets extension fails on a kernel-less notebook) — the first one's, so
-# that one kernel starts, not one per notebook — and left open: closing a notebook whose kernel has
-# just started cancels the debugger's first request.
+# Opened with a kernel of its own, as a learner opens it (the widgets extension fails on a
+# kernel-less notebook); the app is loaded once for every notebook (a page load costs more than
+# reading or running a short notebook).
 OPEN_NOTEBOOK = """async (path) => {
-    const kernelPreference = window.sharedKernel ? {id: window.sharedKernel} : {};
-    const widget = await window.jupyterapp.commands.execute('docmanager:open',
-        {path, factory: 'Notebook', kernelPreference});
+    const widget = await window.jupyterapp.commands.execute('docmanager:open', {path, factory: 'Notebook'});
     await widget.context.ready;
     await widget.sessionContext.ready;
-    window.sharedKernel = window.sharedKernel || widget.sessionContext.session.kernel.id;
+}"""
+# Shut the open notebook's kernel down and close it, its outputs unsaved (the file stays as released).
+CLOSE_NOTEBOOK = """async () => {
+    const widget = window.jupyterapp.shell.currentWidget;
+    await widget.sessionContext.shutdown();
+    widget.dispose();
 }"""
 
 # Markdown cells as rendered, their code and maths left out (both may hold braces).
@@ -274,7 +278,7 @@ def lab_page(browser, lab):
     url, token, _ = lab
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page, watch = watched_page(context)
-    page.goto(f"{url}/lab?token={token}", wait_until="load")
+    page.goto(f"{url}/lab/workspaces/every-notebook?token={token}&reset", wait_until="load")
     page.wait_for_function("() => window.jupyterapp && window.jupyterapp.started", timeout=60_000)
     page.evaluate("() => window.jupyterapp.started")
     yield page, watch
@@ -285,53 +289,42 @@ def markdown_cell_count(path: Path) -> int:
     return sum(cell["cell_type"] == "markdown" for cell in json.loads(path.read_text())["cells"])
 
 
-@pytest.mark.parametrize("chapter", NOTEBOOKS)
-def test_the_notebook_reads_in_jupyterlab_as_on_the_site(lab, lab_page, chapter):
-    _, _, chapter_one = lab
-    page, watch = lab_page
-    seen = len(watch.problems)
-    notebook = chapter_one.parent.parent / chapter / f"{chapter}.ipynb"
-    page.evaluate(OPEN_NOTEBOOK, f"{chapter}/{chapter}.ipynb")
+def assert_reads_as_on_the_site(page, chapter: str, notebook: Path) -> None:
+    """Every markdown cell rendered by jupyterlab-myst, no MyST left raw, links to the site's pages,
+    the first dropdown opens and a tab switches."""
     panel = page.locator(".jp-NotebookPanel:visible")
-    try:
-        # jupyterlab-myst renders every markdown cell (an incompatible extension renders none).
-        rendered = panel.locator(".jp-MarkdownCell .myst")
-        page.wait_for_function(
-            "([panel, n]) => panel.querySelectorAll('.jp-MarkdownCell .myst').length === n",
-            arg=[panel.element_handle(), markdown_cell_count(notebook)], timeout=30_000,
-        )
-        raw = [m.group(0) for text in rendered.evaluate_all(RENDERED_PROSE) for m in RAW_MYST.finditer(text)]
-        assert raw == [], f"{chapter} shows MyST as raw text: {raw[:10]}"
+    # jupyterlab-myst renders every markdown cell (an incompatible extension renders none).
+    rendered = panel.locator(".jp-MarkdownCell .myst")
+    page.wait_for_function(
+        "([panel, n]) => panel.querySelectorAll('.jp-MarkdownCell .myst').length === n",
+        arg=[panel.element_handle(), markdown_cell_count(notebook)], timeout=30_000,
+    )
+    raw = [m.group(0) for text in rendered.evaluate_all(RENDERED_PROSE) for m in RAW_MYST.finditer(text)]
+    assert raw == [], f"{chapter} shows MyST as raw text: {raw[:10]}"
 
-        # Cross-references go to the site's pages (never to a file JupyterLab cannot open).
-        hrefs = rendered.locator("a[href]").evaluate_all("(links) => links.map((a) => a.getAttribute('href'))")
-        pages = [href for href in hrefs if not href.startswith("#")]
-        assert all(href.startswith(DEFAULT_SITE_URL) for href in pages), pages
-        linked = {href.removeprefix(DEFAULT_SITE_URL).removesuffix(".html").split("#")[0] for href in pages}
-        assert linked <= SITE_PAGES, linked - SITE_PAGES
+    # Cross-references go to the site's pages (never to a file JupyterLab cannot open).
+    hrefs = rendered.locator("a[href]").evaluate_all("(links) => links.map((a) => a.getAttribute('href'))")
+    pages = [href for href in hrefs if not href.startswith("#")]
+    assert all(href.startswith(DEFAULT_SITE_URL) for href in pages), pages
+    linked = {href.removeprefix(DEFAULT_SITE_URL).removesuffix(".html").split("#")[0] for href in pages}
+    assert linked <= SITE_PAGES, linked - SITE_PAGES
 
-        # The check question's answer (in the first tab, shown when the notebook opens).
-        dropdown = rendered.locator("details.myst-dropdown").first
-        if dropdown.count():
-            body = dropdown.locator(".myst-dropdown-body")
-            assert not body.is_visible()
-            dropdown.locator("summary").click()
-            body.wait_for(state="visible", timeout=5_000)
-            assert dropdown.evaluate("(details) => details.open")
-        tabs = rendered.locator(".myst-tab-set").first
-        if tabs.count():
-            other = tabs.locator(".myst-tab-item-header-inactive").first
-            name = other.inner_text()
-            other.click()
-            assert tabs.locator(".myst-tab-item-header-active").inner_text() == name
-            shown = tabs.locator(".myst-tab-item-text > div:not(.hidden)")
-            assert shown.count() == 1 and shown.first.is_visible()
-        if chapter == CHAPTER:
-            screenshot(page, "lab-views-myst")
-        assert watch.problems[seen:] == []
-    except Exception:
-        screenshot(page, f"lab-{chapter}-render-failure")
-        raise
+    # The check question's answer (in the first tab, shown when the notebook opens).
+    dropdown = rendered.locator("details.myst-dropdown").first
+    if dropdown.count():
+        body = dropdown.locator(".myst-dropdown-body")
+        assert not body.is_visible()
+        dropdown.locator("summary").click()
+        body.wait_for(state="visible", timeout=5_000)
+        assert dropdown.evaluate("(details) => details.open")
+    tabs = rendered.locator(".myst-tab-set").first
+    if tabs.count():
+        other = tabs.locator(".myst-tab-item-header-inactive").first
+        name = other.inner_text()
+        other.click()
+        assert tabs.locator(".myst-tab-item-header-active").inner_text() == name
+        shown = tabs.locator(".myst-tab-item-text > div:not(.hidden)")
+        assert shown.count() == 1 and shown.first.is_visible()
 
 
 def assert_error_reads_in_one_line(cell, message: str) -> None:
@@ -360,23 +353,24 @@ OUTPUTS = """(cells) => cells.map((cell) => ({
 
 
 @pytest.mark.parametrize("chapter", NOTEBOOKS)
-def test_run_all_runs_the_released_notebook_to_its_end(browser, lab, chapter):
-    """The notebook opens unmodified; Run All runs every cell, demonstrations after an unanswered
-    exercise included; only the cells tagged to raise raise, and each unanswered test cell ends with
-    its one line, in plain text."""
-    url, token, chapter_one = lab
+def test_the_released_notebook_reads_as_on_the_site_and_runs_to_its_end(lab, lab_page, chapter):
+    """The notebook opens unmodified and reads as on the site; Run All runs every cell,
+    demonstrations after an unanswered exercise included; only the cells tagged to raise raise, and
+    each unanswered test cell ends with its one line, in plain text."""
+    _, _, chapter_one = lab
+    page, watch = lab_page
+    seen_problems = len(watch.problems)
     notebook = chapter_one.parent.parent / chapter / f"{chapter}.ipynb"
-    edition = read_notebook(notebook)
-    cells = [cell for cell in edition.cells if cell.cell_type == "code"]
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    page, watch = watched_page(context)
+    cells = [cell for cell in read_notebook(notebook).cells if cell.cell_type == "code"]
+    page.evaluate(OPEN_NOTEBOOK, f"{chapter}/{chapter}.ipynb")
     try:
-        page.goto(f"{url}/lab/workspaces/run-all-{chapter}/tree/{chapter}/{notebook.name}?token={token}&reset",
-                  wait_until="load")
-        page.wait_for_function("() => window.jupyterapp && window.jupyterapp.started", timeout=60_000)
-        page.locator(".jp-NotebookPanel .jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
         wait_for_kernel(page)
         assert not is_dirty(page), f"{chapter} opens already modified"
+        assert_reads_as_on_the_site(page, chapter, notebook)
+        if chapter == CHAPTER:
+            screenshot(page, "lab-views-myst")
+        assert watch.problems[seen_problems:] == []
+
         run_all(page)
         seen = page.locator(".jp-NotebookPanel:visible .jp-CodeCell").evaluate_all(OUTPUTS)
         assert len(seen) == len(cells)
@@ -393,13 +387,12 @@ def test_run_all_runs_the_released_notebook_to_its_end(browser, lab, chapter):
                 assert not is_answer_cell(cell) and not is_test_cell(cell), grade_id
         if chapter == CHAPTER:
             screenshot(page, "lab-views-run-all")
-        assert not [problem for problem in watch.problems if "console error" not in problem]
+        assert not [problem for problem in watch.problems[seen_problems:] if "console error" not in problem]
     except Exception:
-        screenshot(page, f"lab-{chapter}-run-all-failure")
+        screenshot(page, f"lab-{chapter}-failure")
         raise
     finally:
-        page.evaluate("() => window.jupyterapp && window.jupyterapp.serviceManager.sessions.shutdownAll()")
-        context.close()
+        page.evaluate(CLOSE_NOTEBOOK)
 
 
 def test_learner_runs_answers_tests_and_validates_chapter_one(browser, lab):
