@@ -18,6 +18,7 @@ from autograder.engine import codec
 from autograder.engine.cases import VISIBLE_SEED, Case, Exercise, exercises
 from autograder.engine.numerics import as_observed
 from autograder.engine.observe import Seen, as_sent, observe_point, seeds_for
+from autograder.engine.ranks import launched_together
 from autograder.engine.values import measure, show_inputs
 from autograder.judging import CaseKey, CellKey, Digest, Given, PointKey
 
@@ -109,8 +110,15 @@ def _visible_cell_key(grade_id: str) -> CellKey:
 def _cell_key(exercise: Exercise, hidden: bool, seed: int | None) -> CellKey:
     known = key_of(exercise)
     seeds = seeds_for(exercise, hidden, seed)
-    with as_observed():  # the numerics the answer's observation runs with
+
+    def every_case_key() -> CellKey:
         return {case.name: case_key(case, known, seeds[case.name]) for case in exercise.selected(hidden)}
+
+    with as_observed():  # the numerics the answer's observation runs with
+        if not exercise.on_ranks:
+            return every_case_key()
+        with launched_together(every_case_key):  # the reference's and the models' runs
+            return every_case_key()
 
 
 def case_key(case: Case, known: Key, seeds: list[int]) -> CaseKey:

@@ -254,7 +254,7 @@ def _agree_inputs(change: str, changer: int = 1, world: int = 2, counts: str = "
 
 
 agree = exercise("buckets-ranks-agree", "ranks_agree", call=observe_agreement, returns="observation",
-                 show=_show_agreement)
+                 show=_show_agreement, on_ranks=True)
 AGREE_CASES = {
     # name: (change, changer, world size, batch counts, hidden, points); a visible check takes the
     # form of the results only: the truth of a run is the supervisor's draw, which a learner's
@@ -394,7 +394,7 @@ def _show_training(inputs: tuple) -> str:
 
 
 safe_logging = exercise("buckets-safe-logging", "train_step_fixed", call=observe_training, returns="observation",
-                        agree="close", show=_show_training)
+                        agree="close", show=_show_training, on_ranks=True)
 STEP_PROBE = "train_step_fixed(model, optimizer, batch)"
 safe_logging.case("three-steps", STEP_PROBE, lambda draw: (draw.integer(0, 99), 3), points=2)
 safe_logging.case("five-steps", STEP_PROBE, lambda draw: (draw.integer(100, 999), 5), hidden=True, points=3)

@@ -138,6 +138,7 @@ class Exercise:
     require: Callable[[Any], None] | None = None
     defaults: dict[str, Any] = field(default_factory=dict)
     cases: list[Case] = field(default_factory=list)
+    on_ranks: bool = False
 
     def case(self, name: str, probe: str, inputs: Callable[..., Inputs], **fields_: Any) -> Case:
         """Declare one case; keyword fields override the exercise's defaults (see :class:`Case`).
@@ -202,7 +203,7 @@ _REGISTRY: dict[str, Exercise] = {}
 
 def exercise(
     grade_id: str, name: str, require: Callable[[Any], None] | None = None, module: str | None = None,
-    **defaults: Any,
+    on_ranks: bool = False, **defaults: Any,
 ) -> Exercise:
     """Register an exercise; case modules declare theirs at import time.
 
@@ -211,6 +212,8 @@ def exercise(
         name: The name the answer cell defines (or an expression over the learner's names).
         require: A whole-answer check run before any case (raises :class:`AnswerTypeError`).
         module: The declaring module (the caller's, unless given).
+        on_ranks: Its checks run on ranks (:mod:`autograder.engine.ranks`): a test cell's checks
+            are launched together.
         **defaults: Case fields shared by every case of the exercise.
     """
     if grade_id in _REGISTRY:
@@ -219,7 +222,7 @@ def exercise(
     if unknown:
         raise TypeError(f"{grade_id}: unknown case fields {sorted(unknown)}")
     module = module or sys._getframe(1).f_globals["__name__"]
-    _REGISTRY[grade_id] = Exercise(grade_id, name, module, require=require, defaults=defaults)
+    _REGISTRY[grade_id] = Exercise(grade_id, name, module, require=require, defaults=defaults, on_ranks=on_ranks)
     return _REGISTRY[grade_id]
 
 

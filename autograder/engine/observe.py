@@ -83,10 +83,19 @@ def observe_cell(exercise: Exercise, answer: Any, seeds: dict[str, list[int]]) -
         except AnswerTypeError as err:
             return CellObservation(rejected=str(err))
     cases = {case.name: case for case in exercise.cases}
-    return CellObservation({
-        name: [observe_point(cases[name], answer, inputs) for seed in case_seeds for inputs in cases[name].draws(seed)]
-        for name, case_seeds in seeds.items()
-    })
+    points = {name: [inputs for seed in case_seeds for inputs in cases[name].draws(seed)]
+              for name, case_seeds in seeds.items()}
+
+    def observe_all() -> dict[str, list[Seen]]:
+        return {name: [observe_point(cases[name], answer, inputs) for inputs in drawn]
+                for name, drawn in points.items()}
+
+    if not exercise.on_ranks:
+        return CellObservation(observe_all())
+    from autograder.engine.ranks import launched_together
+
+    with launched_together(observe_all):
+        return CellObservation(observe_all())
 
 
 def as_sent(seen: Seen) -> Seen:

@@ -30,6 +30,11 @@ Why it is built this way:
   once, before forking: paid in every rank, it costs seconds per launch; inherited, nothing.
 * Each rank computes on one thread: ranks that each start a thread per core oversubscribe the
   machine (two ranks on two cores ran a short DDP loop about ten times slower).
+* A test cell's checks are launched together (:func:`launched_together`): forking a rank costs
+  about 60 ms of CPU (its copy of the parent's page tables and the faults that follow), more than
+  a short check. Each check still starts with every rank ready and nothing pending: the ranks meet
+  in the store between checks, and from the first check that raised on any rank on, every check is
+  launched on its own, as it would have been.
 * Every wait is bounded: a short process-group timeout makes a collective whose partner is gone fail
   instead of blocking, and a wall-clock bound kills the ranks (each is its own process group, and it
   dies with its parent) so that nothing is left behind, also when a rank hangs or dies.
@@ -37,9 +42,11 @@ Why it is built this way:
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import datetime
 import functools
+import gc
 import os
 import pickle
 import re
@@ -49,11 +56,11 @@ import socket
 import sys
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["RankError", "RanksTimeout", "run_on_ranks"]
+__all__ = ["RankError", "RanksTimeout", "launched_together", "run_on_ranks"]
 
 HOST = "127.0.0.1"
 # What a rank raises when its partner in a collective has gone away.
@@ -64,6 +71,16 @@ _PR_SET_PDEATHSIG = 1
 # Store keys: how many ranks have joined the group, and that all have.
 _FORMED = "autograd-state/formed"
 _ALL_FORMED = "autograd-state/all-formed"
+# Store key of a rank's report of one call of a launch that makes several (pickled, as a rank's result).
+_CALL_DONE = "autograd-state/call/{call}/{rank}"
+# Written by a rank to its output after each call of such a launch: what it printed up to there.
+_CALL_MARK = "\x00autograd-state call done\x00\n"
+# The store of this process's group, in a rank (a launch of several calls meets in it between calls).
+_RANK_STORE: list[Any] = []
+# Calls planned by launched_together (world size, timeouts, fn, args), and the results of those
+# launched: (fn, world size, args, per-rank results, per-rank output).
+_PLANNED: list[tuple] | None = None
+_LAUNCHED: list[tuple] = []
 
 
 class RankError(RuntimeError):
@@ -72,6 +89,14 @@ class RankError(RuntimeError):
 
 class RanksTimeout(RankError):
     """The ranks did not all finish within the wall-clock bound; they were killed."""
+
+
+class _Planned(Exception):  # noqa: N818 - not an error: how a planned call leaves its caller
+    """Raised by :func:`run_on_ranks` while :func:`launched_together` plans: the call is noted, not run."""
+
+
+class _CallTimeout(Exception):  # noqa: N818 - a call of a launch of several ran past its own bound
+    pass
 
 
 @dataclass
@@ -127,6 +152,160 @@ def run_on_ranks(
             cannot be pickled. The other ranks are stopped.
         RanksTimeout: not every rank finished within ``timeout`` seconds.
     """
+    if _PLANNED is not None:
+        _PLANNED.append((world_size, timeout, pg_timeout, fn, args))
+        raise _Planned
+    for index, (done_fn, done_world, done_args, outcome, printed) in enumerate(_LAUNCHED):
+        if done_fn is fn and done_world == world_size and _same_args(done_args, args):
+            del _LAUNCHED[index]
+            _relay(printed)
+            if isinstance(outcome, RankError):
+                raise outcome
+            return outcome
+    ranks, failure, _ = _launch(fn, args, world_size, timeout, pg_timeout)
+    _relay([rank.printed() for rank in ranks])
+    if failure is not None:
+        raise failure
+    return [rank.message()[1] for rank in ranks]
+
+
+@contextlib.contextmanager
+def launched_together(plan: Callable[[], Any]) -> Iterator[None]:
+    """Within the block, the calls of :func:`run_on_ranks` that ``plan()`` makes are answered from
+    launches that make several calls each (one per world size and timeouts): ``plan`` runs first
+    with every such call noted and refused (it raises inside ``plan``, which should carry on), then
+    the calls are launched, then the block makes the same calls and receives their results, and
+    what the ranks printed for each, as if each had been launched alone.
+
+    In such a launch every rank makes the calls in order and leaves its report of each in the
+    store, where the ranks meet: a call starts only once every rank has finished the one before.
+    A call that fails on any rank (raises, runs past its ``timeout``, kills its rank) ends the
+    launch and reports the error a launch of its own would have raised; the calls after it were
+    never started, and are launched alone when the block makes them. No call runs twice (a call
+    may ask the job's supervisor for a draw, which it hands out once). Results are matched by
+    function, world size and arguments (the same objects, or equal numbers and strings); one
+    never made is dropped.
+    """
+    global _PLANNED
+    _PLANNED = planned = []
+    try:
+        plan()
+    finally:
+        _PLANNED = None
+    groups: dict[tuple, list[tuple]] = {}
+    for world_size, timeout, pg_timeout, fn, args in planned:
+        groups.setdefault((world_size, timeout, pg_timeout), []).append((fn, args))
+    try:
+        for (world_size, timeout, pg_timeout), calls in groups.items():
+            _LAUNCHED.extend(_launch_together(calls, world_size, timeout, pg_timeout))
+        yield
+    finally:
+        _LAUNCHED.clear()
+
+
+def _same_args(a: tuple, b: tuple) -> bool:
+    """Whether two calls' arguments are the same: the same objects, or equal plain values (an
+    answer's own objects are never compared with ``==``, which they may define)."""
+    return len(a) == len(b) and all(map(_same, a, b))
+
+
+def _same(x: Any, y: Any) -> bool:
+    if x is y:
+        return True
+    if type(x) is not type(y):
+        return False
+    if type(x) is tuple:
+        return _same_args(x, y)
+    return type(x) in (int, float, str, bool, bytes) and x == y
+
+
+def _launch_together(calls: list[tuple[Callable, tuple]], world_size: int, timeout: float,
+                     pg_timeout: float) -> list[tuple]:
+    """Launch ``calls`` in one group: for each call started, its results (or the error that a
+    launch of its own would raise) and what each rank printed while it ran."""
+    if len(calls) < 2:
+        return []
+    ranks, failure, reports = _launch(_each, (calls, timeout), world_size, timeout * len(calls), pg_timeout,
+                                      calls=len(calls))
+    printed = [rank.printed().split(_CALL_MARK) for rank in ranks]
+    launched = []
+    for call, ((fn, args), by_rank) in enumerate(zip(calls, reports, strict=True)):
+        shown = [out[call] if call < len(out) else "" for out in printed]
+        if all(report is not None and report[0] == "ok" for report in by_rank):
+            launched.append((fn, world_size, args, [report[1] for report in by_rank], shown))
+            continue
+        if any(report is not None for report in by_rank) or failure is not None:
+            error = _call_failure(by_rank, failure) or RankError("the ranks stopped without reporting this call.")
+            launched.append((fn, world_size, args, error, ["".join(out[call:]) for out in printed]))
+        break
+    return launched
+
+
+def _call_failure(by_rank: list[tuple | None], failure: RankError | None) -> RankError | None:
+    """The error a launch of this call alone would raise, from each rank's report of it (None: the
+    rank made none) and the failure of the launch (a rank that died, ranks killed at its bound),
+    ordered as :func:`_first_failure` orders a launch's failures."""
+    found: list[tuple[int, int, RankError]] = []
+    overran = [rank for rank, report in enumerate(by_rank) if report is not None and report[0] == "overran"]
+    for rank, report in enumerate(by_rank):
+        if report is not None and report[0] == "error":
+            _, summary, text = report
+            error = RankError(f"rank {rank} raised {summary}\n\nTraceback of rank {rank}:\n{text}")
+            found.append((2 if _PARTNER_LOST.search(summary) else 1, rank, error))
+    if failure is not None and not isinstance(failure, RanksTimeout):
+        found.append((0, -1, failure))
+    if found:
+        return min(found, key=lambda item: item[:2])[2]
+    if overran:
+        return RanksTimeout(f"rank(s) {overran} did not finish within the time limit and were killed; "
+                            "what they printed is shown above.")
+    return failure
+
+
+def _each(calls: list[tuple[Callable, tuple]], timeout: float) -> None:
+    """A rank's part of a launch of several calls: each call, its report left in the store, then
+    the ranks meet there; stops after the first call that failed on any rank. A call that runs
+    past ``timeout`` seconds here is stopped and reported as overrunning."""
+    import torch.distributed as dist
+
+    store, rank, world_size = _RANK_STORE[0], dist.get_rank(), dist.get_world_size()
+
+    def overran(_signum: int, _frame: Any) -> None:
+        raise _CallTimeout
+
+    signal.signal(signal.SIGALRM, overran)
+    for call, (fn, args) in enumerate(calls):
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+        try:
+            report: tuple = ("ok", fn(*args))
+        except _CallTimeout:
+            report = ("overran",)
+        except Exception as err:  # noqa: BLE001 - reported as a launch of its own would report it
+            report = ("error", f"{type(err).__name__}: {err}", _portable_traceback(err))
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        try:
+            data = pickle.dumps(report)
+        except Exception as err:  # noqa: BLE001 - as a launch of its own reports it
+            report = ("error", f"the result of rank {rank} cannot be sent back: {err}", "")
+            data = pickle.dumps(report)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.write(1, _CALL_MARK.encode())
+        store.set(_CALL_DONE.format(call=call, rank=rank), data)
+        if report[0] != "ok":
+            return  # at once: a partner blocked in a collective fails when this rank has left
+        keys = [_CALL_DONE.format(call=call, rank=other) for other in range(world_size)]
+        store.wait(keys)
+        if not all(pickle.loads(store.get(key))[0] == "ok" for key in keys):
+            return
+
+
+def _launch(fn: Callable, args: tuple, world_size: int, timeout: float, pg_timeout: float,
+            calls: int = 0) -> tuple[list[_Rank], RankError | None, list[list[tuple | None]]]:
+    """Fork the ranks, collect what each reports and printed, stop them: the ranks, the failure
+    that explains the others (None when every rank returned), and, for a launch of ``calls``
+    calls (:func:`_each`), each call's report by each rank (None where a rank made none)."""
     import torch.distributed as dist
 
     _preload()
@@ -143,14 +322,17 @@ def run_on_ranks(
         store = dist.TCPStore(HOST, port, world_size, True, timeout=datetime.timedelta(seconds=timeout),
                               wait_for_workers=False, master_listen_fd=listener.detach())
         failure = _collect(ranks, time.monotonic() + timeout)
+        reports = [[_report(store, call, rank) for rank in range(world_size)] for call in range(calls)]
     finally:
         _stop(ranks)
         listener.close()
         del store
-    _relay_output(ranks)
-    if failure is not None:
-        raise failure
-    return [rank.message()[1] for rank in ranks]
+    return ranks, failure, reports
+
+
+def _report(store: Any, call: int, rank: int) -> tuple | None:
+    key = _CALL_DONE.format(call=call, rank=rank)
+    return pickle.loads(store.get(key)) if store.check([key]) else None
 
 
 @functools.cache
@@ -184,6 +366,11 @@ def _rank_main(rank: int, world_size: int, port: int, timeouts: tuple[float, flo
 
     ``timeouts`` is (rendezvous, collective) in seconds.
     """
+    # What the rank inherited is never collected here. A graded job closes every descriptor it does
+    # not keep by number, so objects it inherited may still name descriptors that this rank's store
+    # then reuses; collected midway through a launch, they closed the store's ("Bad file
+    # descriptor" between two calls launched together, at random).
+    gc.freeze()
     os.setpgrp()  # its own process group, so a kill reaches whatever it starts
     _die_with_parent()
     # Python and C++ output of this rank go to the parent, which prints it in the cell.
@@ -207,6 +394,7 @@ def _rank_main(rank: int, world_size: int, port: int, timeouts: tuple[float, flo
         if store.add(_FORMED, 1) == world_size:
             store.set(_ALL_FORMED, "1")
         joined = store
+        _RANK_STORE[:] = [store]
         message: tuple = ("ok", fn(*args))
     except BaseException as err:  # noqa: BLE001 - every failure of the rank is reported, then the rank ends
         message = ("error", f"{type(err).__name__}: {err}", _portable_traceback(err))
@@ -397,8 +585,8 @@ def _stop(ranks: list[_Rank]) -> None:
             rank.open_fds.discard(fd)
 
 
-def _relay_output(ranks: list[_Rank]) -> None:
+def _relay(printed: list[str]) -> None:
     """Print what each rank printed, in rank order, in the caller's output (a notebook cell's)."""
-    for rank in ranks:
-        for line in rank.printed().splitlines():
-            print(f"[rank {rank.rank}] {line}")
+    for rank, text in enumerate(printed):
+        for line in text.splitlines():
+            print(f"[rank {rank}] {line}")

@@ -11,7 +11,7 @@ import pytest
 import torch
 import torch.distributed as dist
 
-from autograder.engine.ranks import RankError, RanksTimeout, run_on_ranks
+from autograder.engine.ranks import RankError, RanksTimeout, launched_together, run_on_ranks
 
 
 def _children() -> list[psutil.Process]:
@@ -183,3 +183,119 @@ def test_tracebacks_name_notebook_cells_and_installed_packages_the_same_on_every
     text = str(caught.value)
     assert 'File "<notebook cell>", line 3, in cell_worker' in text
     assert "ipykernel_4242" not in text and "site-packages" not in text
+
+
+# --------------------------------------------------------------------------- launched together
+def each_call(calls: list[tuple]) -> list:
+    """Make every call, as a test cell's checks do: what each returned, or the error it raised."""
+    found = []
+    for fn, args, options in calls:
+        try:
+            found.append(run_on_ranks(fn, *args, **options))
+        except Exception as err:  # noqa: BLE001 - the error is the call's result here
+            found.append(err)
+    return found
+
+
+def together(calls: list[tuple]) -> list:
+    with launched_together(lambda: each_call(calls)):
+        return each_call(calls)
+
+
+def pid_and_sum(offset: float) -> tuple[int, float]:
+    print("offset", offset)
+    return os.getpid(), rank_and_sum(offset)[2]
+
+
+def test_calls_launched_together_return_and_print_what_each_would_alone_from_one_launch(capsys):
+    calls = [(pid_and_sum, (offset,), {}) for offset in (1.0, 2.0, 3.0)]
+    found = together(calls)
+    assert [[total for _pid, total in call] for call in found] == [[3.0, 3.0], [5.0, 5.0], [7.0, 7.0]]
+    assert len({call[0][0] for call in found}) == len({call[1][0] for call in found}) == 1  # one process per rank
+    assert capsys.readouterr().out == "".join(
+        f"[rank 0] offset {offset}\n[rank 1] offset {offset}\n" for offset in (1.0, 2.0, 3.0))
+
+
+def test_a_call_that_raises_on_a_rank_reports_what_it_would_alone_and_ends_the_launch():
+    calls = [(pid_and_sum, (1.0,), {}), (failing_on_rank_one, (), {}), (pid_and_sum, (3.0,), {})]
+    first, failed, last = together(calls)
+    with pytest.raises(RankError) as alone:
+        run_on_ranks(failing_on_rank_one)
+    assert str(failed) == str(alone.value)  # what it reports alone, its traceback included
+    assert [total for _pid, total in last] == [7.0, 7.0]
+    assert last[0][0] != first[0][0]  # launched anew: the launch ended with the failure
+
+
+def noting(log: str, label: str, fail: bool = False) -> str:
+    with open(log, "a") as notes:
+        notes.write(f"{label} {dist.get_rank()}\n")
+    if fail and dist.get_rank() == 1:
+        raise ValueError("noted, then failed")
+    dist.barrier()
+    return label
+
+
+def test_no_call_runs_twice(tmp_path):
+    """A call may ask the job's supervisor for a draw, which it hands out once."""
+    log = str(tmp_path / "calls")
+    calls = [(noting, (log, "a"), {}), (noting, (log, "b", True), {}), (noting, (log, "c"), {})]
+    found = together(calls)
+    assert found[0] == ["a", "a"] and isinstance(found[1], RankError) and found[2] == ["c", "c"]
+    assert sorted(open(log).read().split("\n")[:-1]) == ["a 0", "a 1", "b 0", "b 1", "c 0", "c 1"]
+
+
+def dying_on_rank_one() -> None:
+    if dist.get_rank() == 1:
+        os._exit(3)
+    dist.barrier()
+
+
+def test_a_call_that_ends_its_rank_is_reported_as_alone_and_the_calls_before_it_keep_their_results():
+    calls = [(pid_and_sum, (1.0,), {}), (dying_on_rank_one, (), {}), (pid_and_sum, (3.0,), {})]
+    first, died, last = together(calls)
+    assert [total for _pid, total in first] == [3.0, 3.0]
+    assert isinstance(died, RankError) and str(died).startswith("rank 1 died before returning a result (exit code 3)")
+    assert [total for _pid, total in last] == [7.0, 7.0]
+
+
+def extra_collective_on_rank_zero() -> str:
+    """Rank 0 calls one all_reduce more than rank 1: in a group left as it is, rank 1's next
+    collective would meet it."""
+    if dist.get_rank() == 0:
+        dist.all_reduce(torch.zeros(1))
+    return "returned"
+
+
+def test_a_call_starts_only_once_every_rank_has_finished_the_one_before():
+    quick = {"pg_timeout": 1.0, "timeout": 20.0}
+    calls = [(extra_collective_on_rank_zero, (), quick), (pid_and_sum, (2.0,), quick)]
+    unmatched, after = together(calls)
+    # Alone, rank 0 waits for a partner that never comes and fails; launched together, rank 1
+    # must not start the next call's all_reduce (which would meet rank 0's) in the meantime.
+    assert isinstance(unmatched, RankError) and str(unmatched).startswith("rank 0 raised")
+    assert [total for _pid, total in after] == [5.0, 5.0]
+
+
+def sleepy(seconds: float) -> str:
+    if dist.get_rank() == 0:
+        time.sleep(seconds)
+    return "woke"
+
+
+def test_a_call_that_runs_past_its_own_bound_times_out_as_alone():
+    calls = [(sleepy, (0.0,), {"timeout": 3.0}), (sleepy, (30.0,), {"timeout": 3.0}),
+             (pid_and_sum, (1.0,), {"timeout": 3.0})]
+    start = time.monotonic()
+    woke, overran, after = together(calls)
+    assert woke == ["woke", "woke"] and isinstance(overran, RanksTimeout)
+    assert [total for _pid, total in after] == [3.0, 3.0]
+    assert time.monotonic() - start < 20  # its own bound twice, not the launch's
+
+
+def test_a_result_is_given_only_to_the_same_call_inside_the_block():
+    calls = [(pid_and_sum, (1.0,), {}), (pid_and_sum, (2.0,), {})]
+    with launched_together(lambda: each_call(calls)):
+        (launched, _), = each_call(calls[:1])
+        other = run_on_ranks(pid_and_sum, 9.0)
+    assert [total for _pid, total in other] == [19.0, 19.0] and other[0][0] != launched[0]
+    assert run_on_ranks(pid_and_sum, 2.0)[0][0] != launched[0]  # the unclaimed result is dropped
