@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import os
 import sys
 import threading
 from collections.abc import Iterator
@@ -24,6 +25,8 @@ from autograder.pipeline.course import ROOT
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "_build" / "test-artifacts"
+# Set to take the screenshots that show a whole page whole (for reading the layout by eye).
+FULL_PAGE = "FULL_PAGE_SCREENSHOTS"
 LOOPBACK = {"127.0.0.1", "localhost", "[::1]", "::1"}
 # Bounded waits (milliseconds): nothing here may hang CI.
 PAGE_TIMEOUT_MS = 30_000
@@ -143,11 +146,14 @@ def watched_page(context):
     return page, watch
 
 
-def screenshot(page, name: str, **kwargs) -> Path:
-    """Save a screenshot under ``_build/test-artifacts`` and print where it is."""
+def screenshot(page, name: str, full_page: bool = False) -> Path:
+    """Save a screenshot under ``_build/test-artifacts`` and print where it is. ``full_page``: the
+    whole page, when ``FULL_PAGE_SCREENSHOTS`` is set in the environment (a long chapter costs
+    Chromium seconds to draw whole); the window otherwise."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), **kwargs)
+    whole = {"full_page": True} if full_page and os.environ.get(FULL_PAGE) else {}  # a locator takes no full_page
+    page.screenshot(path=str(path), **whole)
     print(f"screenshot: {path}")
     return path
 
