@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autograder.engine.cases import AnswerTypeError, Case, Exercise
+from autograder.engine.ranks import launched_together
 
 
 @dataclass(frozen=True)
@@ -92,8 +93,6 @@ def observe_cell(exercise: Exercise, answer: Any, seeds: dict[str, list[int]]) -
 
     if not exercise.on_ranks:
         return CellObservation(observe_all())
-    from autograder.engine.ranks import launched_together
-
     with launched_together(observe_all):
         return CellObservation(observe_all())
 

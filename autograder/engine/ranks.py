@@ -33,8 +33,8 @@ Why it is built this way:
 * A test cell's checks are launched together (:func:`launched_together`): forking a rank costs
   about 60 ms of CPU (its copy of the parent's page tables and the faults that follow), more than
   a short check. Each check still starts with every rank ready and nothing pending: the ranks meet
-  in the store between checks, and from the first check that raised on any rank on, every check is
-  launched on its own, as it would have been.
+  in the store between checks. A check that fails ends the launch with the error it would have
+  raised alone, and the checks after it are launched on their own.
 * Every wait is bounded: a short process-group timeout makes a collective whose partner is gone fail
   instead of blocking, and a wall-clock bound kills the ranks (each is its own process group, and it
   dies with its parent) so that nothing is left behind, also when a rank hangs or dies.
@@ -77,8 +77,8 @@ _CALL_DONE = "autograd-state/call/{call}/{rank}"
 _CALL_MARK = "\x00autograd-state call done\x00\n"
 # The store of this process's group, in a rank (a launch of several calls meets in it between calls).
 _RANK_STORE: list[Any] = []
-# Calls planned by launched_together (world size, timeouts, fn, args), and the results of those
-# launched: (fn, world size, args, per-rank results, per-rank output).
+# Calls planned by launched_together (world size, timeouts, fn, args), and the outcomes of those
+# launched: (fn, world size, args, per-rank results or the RankError, per-rank output).
 _PLANNED: list[tuple] | None = None
 _LAUNCHED: list[tuple] = []
 
@@ -249,9 +249,7 @@ def _call_failure(by_rank: list[tuple | None], failure: RankError | None) -> Ran
     overran = [rank for rank, report in enumerate(by_rank) if report is not None and report[0] == "overran"]
     for rank, report in enumerate(by_rank):
         if report is not None and report[0] == "error":
-            _, summary, text = report
-            error = RankError(f"rank {rank} raised {summary}\n\nTraceback of rank {rank}:\n{text}")
-            found.append((2 if _PARTNER_LOST.search(summary) else 1, rank, error))
+            found.append(_raised(rank, *report[1:]))
     if failure is not None and not isinstance(failure, RanksTimeout):
         found.append((0, -1, failure))
     if found:
@@ -530,10 +528,15 @@ def _first_failure(ranks: list[_Rank]) -> RankError | None:
             error = RankError(f"rank {rank.rank} died before returning a result ({_describe_status(rank.status)}).")
             found.append((0, rank.rank, error))
         elif message[0] == "error":
-            _, summary, text = message
-            error = RankError(f"rank {rank.rank} raised {summary}\n\nTraceback of rank {rank.rank}:\n{text}")
-            found.append((2 if _PARTNER_LOST.search(summary) else 1, rank.rank, error))
+            found.append(_raised(rank.rank, *message[1:]))
     return min(found, key=lambda item: item[:2])[2] if found else None
+
+
+def _raised(rank: int, summary: str, text: str) -> tuple[int, int, RankError]:
+    """A rank's exception, ranked for :func:`_first_failure`: after a death, before a partner's
+    lost connection (the consequence of another rank's failure)."""
+    error = RankError(f"rank {rank} raised {summary}\n\nTraceback of rank {rank}:\n{text}")
+    return 2 if _PARTNER_LOST.search(summary) else 1, rank, error
 
 
 def _timeout(ranks: list[_Rank]) -> RanksTimeout:
