@@ -37,6 +37,7 @@ from autograder.chapters.buckets import (
     small_model,
     states_of,
 )
+from autograder.engine.draw import seed_global_generator
 from autograder.engine.ranks import run_on_ranks
 from autograder.judging import RULES
 
@@ -348,7 +349,7 @@ def _ranks_facts() -> dict[str, Any]:
     from torch.distributed.fsdp import FullyShardedDataParallel, fully_shard
     from torch.nn.parallel import DistributedDataParallel
 
-    torch.manual_seed(0)
+    seed_global_generator(0)
     layers = nn.Sequential(*[nn.Linear(SELFTEST_FEATURES, SELFTEST_FEATURES, bias=False)
                              for _ in range(SELFTEST_LAYERS)])
     ddp = DistributedDataParallel(layers, bucket_cap_mb=SELFTEST_CAP_MB)

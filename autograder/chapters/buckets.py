@@ -26,7 +26,7 @@ from torch import nn
 
 from autograder.engine import facts, secret
 from autograder.engine.cases import exercise, selftest
-from autograder.engine.draw import Draw
+from autograder.engine.draw import Draw, seed_global_generator
 from autograder.engine.ranks import RankError, run_on_ranks
 
 WORLD_SIZE = 2
@@ -50,7 +50,7 @@ def run_answer_on_ranks(worker: Callable[..., Any], *args: Any, world_size: int 
 
 def small_model(seed: int = 0) -> nn.Module:
     """The chapter's running model: two linear layers, 4 parameters of 58 elements."""
-    torch.manual_seed(seed)
+    seed_global_generator(seed)
     return nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 2))
 
 
@@ -285,7 +285,7 @@ _register_step_pre_hook = torch.optim.Optimizer.register_step_pre_hook
 
 def logging_model(seed: int, frozen: bool = False) -> nn.Module:
     """The logging exercise's model; ``frozen``: its first bias does not train (it gets no gradient)."""
-    torch.manual_seed(seed)
+    seed_global_generator(seed)
     model = nn.Sequential(nn.Linear(3, 6), nn.Tanh(), nn.Linear(6, 1))
     model[0].bias.requires_grad_(not frozen)
     return model

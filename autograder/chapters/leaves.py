@@ -26,7 +26,7 @@ from torch.optim import sgd as sgd_kernels
 from autograder.engine import facts
 from autograder.engine.cases import exercise, selftest
 from autograder.engine.codec import type_name
-from autograder.engine.draw import Draw
+from autograder.engine.draw import Draw, seed_global_generator
 
 __all__ = ["Net", "Regression", "accumulation_witness", "drive_accumulate", "drive_hidden_grad", "drive_momentum",
            "drive_sgd"]
@@ -263,7 +263,7 @@ class Net:
 
     def build(self) -> Recorded:
         with torch.random.fork_rng(devices=[]):
-            torch.manual_seed(self.seed)
+            seed_global_generator(self.seed)
             if self.kind == "linear":
                 body: nn.Module = nn.Linear(self.width, self.outputs)
             else:

@@ -24,7 +24,7 @@ from autograd_figures.state import KINDS
 from autograder.engine import facts
 from autograder.engine.cases import AnswerTypeError, exercise, require_dict, selftest
 from autograder.engine.codec import type_name
-from autograder.engine.draw import Draw, derived_seed
+from autograder.engine.draw import Draw, derived_seed, seed_global_generator
 
 __all__ = ["Schedule", "build", "held_as", "module_class", "round_trip", "state_value"]
 
@@ -43,7 +43,7 @@ def build(make: Callable[[], nn.Module], seed: int) -> nn.Module:
     """``make()`` with torch's global generator seeded, and left as it was afterwards: a module's
     initial weights depend on the seed only, and checking never moves the learner's random stream."""
     with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
+        seed_global_generator(seed)
         return make()
 
 

@@ -25,6 +25,15 @@ import torch
 T = TypeVar("T")
 
 
+def seed_global_generator(seed: int) -> None:
+    """Seed torch's global generator, the CPU's: what ``nn.Linear`` initialises its weights from and
+    ``torch.randn`` draws from without a generator of its own. ``torch.manual_seed`` seeds it the
+    same way, but first queues the seed for every accelerator torch knows (CUDA, XPU, MTIA), each
+    with its caller's stack formatted: about a millisecond a call, most of building a small
+    module. Checks run on the CPU."""
+    torch.default_generator.manual_seed(seed)
+
+
 class Draw:
     """Reproducible random inputs from one seed, optionally bounded by a size.
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import torch
 from hypothesis import given
 from hypothesis import strategies as st
+from torch import nn
 
 from autograder.engine.cases import Case
-from autograder.engine.draw import Draw
+from autograder.engine.draw import Draw, seed_global_generator
 
 KINDS = ("transposed", "sliced", "expanded")
 
@@ -31,3 +33,12 @@ def test_the_same_seed_draws_the_same_inputs(seed: int) -> None:
 def test_a_draw_outside_a_search_picks_at_random() -> None:
     picked = {Draw(seed).pick(KINDS) for seed in range(60)}
     assert picked == set(KINDS)
+
+
+def test_seeding_the_global_generator_draws_what_torch_manual_seed_draws() -> None:
+    torch.manual_seed(5)
+    expected = (nn.Linear(3, 2).weight.detach(), torch.randn(4))
+    torch.manual_seed(6)
+    seed_global_generator(5)
+    drawn = (nn.Linear(3, 2).weight.detach(), torch.randn(4))
+    assert all(torch.equal(a, b) for a, b in zip(drawn, expected, strict=True))

@@ -11,6 +11,7 @@ import pytest
 import torch
 from torch import nn
 from torch.overrides import TorchFunctionMode
+from torch.utils._python_dispatch import TorchDispatchMode
 
 from autograder.chapters.modules import COUNT_CASES, module_recipe
 from autograder.engine import facts
@@ -57,6 +58,24 @@ def test_a_mode_left_on_and_a_subclass_are_not_seen():
             assert facts.version(t) == 0 and not facts.equal(t, torch.ones(3))
             assert not facts.equal(torch.zeros(3).as_subclass(Same), torch.ones(3))
     assert not facts.is_tensor(torch.zeros(3).as_subclass(Same))
+
+
+class Ones(TorchDispatchMode):
+    """Makes every op's result a tensor of ones, below torch's Python layer."""
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        return out.fill_(1) if isinstance(out, torch.Tensor) and out.is_floating_point() else out
+
+
+def test_a_dispatch_mode_left_on_is_set_aside_and_back_on_after():
+    with Ones():
+        assert bool(torch.zeros(3).eq(1).all())
+        with facts.untouched():
+            assert not bool(torch.zeros(3).eq(1).any())
+        assert bool(torch.zeros(3).eq(1).all())
+    with facts.untouched():  # and with no mode on at all
+        assert not bool(torch.zeros(3).eq(1).any())
 
 
 def test_a_modules_own_methods_do_not_answer_for_it():
