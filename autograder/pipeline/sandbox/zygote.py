@@ -65,12 +65,17 @@ def warm() -> None:
 
 def _rehearse() -> None:
     """Pay once, before forking, for what the first cell of every notebook would pay again:
-    IPython's traceback formatting, matplotlib's fonts and figure machinery."""
+    IPython's traceback formatting, matplotlib's fonts and figure machinery, and what
+    ``torch.testing.assert_close`` imports on its first call (``torch.distributed.tensor`` and
+    SymPy: 3 s, which every job whose regression test compares with it paid again)."""
     import io
     from contextlib import redirect_stdout
 
     import matplotlib.pyplot as plt
+    import torch
     from IPython.core.interactiveshell import InteractiveShell
+
+    torch.testing.assert_close(torch.zeros(2), torch.zeros(2))
 
     figure, axes = plt.subplots()
     axes.text(0.5, 0.5, "warm")
