@@ -13,6 +13,8 @@ This module is imported into the learner's kernel: it depends on IPython only.
 
 from __future__ import annotations
 
+import inspect
+import os
 import re
 import sys
 from collections.abc import Iterator
@@ -46,12 +48,25 @@ def is_cell_frame(shell: Any, filename: str) -> bool:
     return filename.startswith("<ipython-input-")
 
 
+# What ``inspect`` is told a cell's file belongs to: no module (no module has this name).
+_NO_MODULE = "<a notebook cell>"
+
+
+def _of_no_module(filename: str) -> None:
+    """Tell ``inspect`` that a cell's file is no module's. It finds that out itself, but only by
+    walking all of ``sys.modules`` (two thousand in a grading job) each time it is asked, and
+    IPython asks a dozen times for every frame it shows: most of the cost of showing an error."""
+    for name in (filename, os.path.normcase(os.path.abspath(filename))):
+        inspect.modulesbyfile.setdefault(name, _NO_MODULE)
+
+
 def cell_frames(shell: Any, tb: TracebackType | None) -> TracebackType | None:
     """A traceback of only the frames of ``tb`` that run cell code, in order (None if there is none)."""
     kept = []
     while tb is not None:
         if is_cell_frame(shell, tb.tb_frame.f_code.co_filename):
             kept.append(tb)
+            _of_no_module(tb.tb_frame.f_code.co_filename)
         tb = tb.tb_next
     chain = None
     for frame in reversed(kept):

@@ -37,6 +37,7 @@ def warm() -> None:
     import IPython.core.interactiveshell  # noqa: F401
     import matplotlib.pyplot  # noqa: F401
     import numpy  # noqa: F401
+    import stack_data  # noqa: F401 - what IPython formats the first traceback of a job with
     import torch
     import torch.distributed  # noqa: F401
     import torch.nn  # noqa: F401
