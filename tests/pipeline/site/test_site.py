@@ -83,53 +83,65 @@ def test_page_loads_offline_without_errors(context, site_url, page_name):
     assert watch.problems == []
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS)
-def test_chapter_renders_figures_widgets_explorers_and_whole_code_lines(context, site_url, chapter):
-    page, watch = open_page(context, f"{site_url}/chapters/{chapter}.html")
+def search_term(title: str) -> str:
+    """The longest word of a chapter's title: a term a reader would search for."""
+    return max(re.findall(r"[A-Za-z]{4,}", title), key=len).lower()
+
+
+def rendered_whole(page) -> list[str]:
+    """What is not as a reader should see it on a chapter's page: a figure that did not load or is
+    blank, a widget or explorer not drawn, a line of code or output cut at its block's edge."""
+    problems = []
     images = page.locator("article.bd-article img")
     for k in range(images.count()):
         image = images.nth(k)
         image.scroll_into_view_if_needed()
         page.wait_for_function("(img) => img.complete", arg=image.element_handle(), timeout=10_000)
         spread = image.evaluate(IMAGE_STATS)
-        assert spread is not None, f"figure {image.get_attribute('src')} did not load"
-        assert spread > MIN_PIXEL_STD, f"figure {image.get_attribute('src')} is blank"
+        if spread is None:
+            problems.append(f"figure {image.get_attribute('src')} did not load")
+        elif spread <= MIN_PIXEL_STD:
+            problems.append(f"figure {image.get_attribute('src')} is blank")
     page.wait_for_function(f"({RENDERED_WIDGETS})().every(Boolean)", timeout=WIDGET_WAIT_MS)
     explorers = page.locator(".stride-explorer")
     for k in range(explorers.count()):
-        assert explorers.nth(k).get_attribute("data-mounted") == "true"
-        assert explorers.nth(k).locator(".se-slot").count() > 0
+        if explorers.nth(k).get_attribute("data-mounted") != "true" or not explorers.nth(k).locator(".se-slot").count():
+            problems.append(f"stride explorer {k} is not drawn")
     # Every line of code and output, an error's message included, is read whole inside its block.
-    assert page.evaluate(CUT_CODE_LINES) == []
-    page.evaluate("window.scrollTo(0, 0)")
-    screenshot(page, f"site-{chapter}", full_page=True)
-    page.locator("article.bd-article h1").first.wait_for(state="visible", timeout=15_000)
-    assert watch.problems == []
+    problems += [f"code line wider than its block: {line}" for line in page.evaluate(CUT_CODE_LINES)]
+    return problems
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS)
-def test_chapter_page_shows_no_solution_or_hidden_test(context, site_url, built_book, chapter):
-    course = built_book.course
-    secrets = secret_lines(course.source_notebook(chapter), course.release_notebook(chapter))
-    assert secrets
-    page, _ = open_page(context, f"{site_url}/chapters/{chapter}.html", wait_for_requests=False)
-    # Open everything a reader could open, then read the page as shown and as served.
+def shown_secrets(page, secrets: set[str]) -> list[str]:
+    """Solution lines, hidden tests or their markers on the page, with everything a reader could
+    open opened, read as shown and as served."""
     page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
     shown = page.locator("body").inner_text()
     served = page.content()
-    found = [needle for needle in sorted(secrets | set(MARKERS)) if needle in shown or needle in served]
-    assert found == []
-
-
-def search_term(title: str) -> str:
-    """The longest word of a chapter's title: a term a reader would search for."""
-    return max(re.findall(r"[A-Za-z]{4,}", title), key=len).lower()
+    return [needle for needle in sorted(secrets | set(MARKERS)) if needle in shown or needle in served]
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
-def test_search_finds_the_chapter(context, site_url, chapter):
-    page, watch = open_page(context, f"{site_url}/chapters/{chapter}.html", wait_for_requests=False)
-    term = search_term(page.locator("article.bd-article h1").first.inner_text())
+def test_a_reader_reaches_each_chapter_from_the_sidebar_and_by_search_and_sees_it_whole(
+        context, site_url, built_book, chapter):
+    """One visit per chapter, as a reader makes it (a chapter's page is the costliest thing a test
+    opens): the sidebar of the first page leads to it; it shows its figures, widgets, explorers and
+    whole code lines, and no solution or hidden test; searching for its title's longest word finds it."""
+    course = built_book.course
+    secrets = secret_lines(course.source_notebook(chapter), course.release_notebook(chapter))
+    assert secrets
+    page, watch = open_page(context, f"{site_url}/{PAGES[0]}.html", wait_for_requests=False)
+    page.locator(f"nav.bd-docs-nav a[href$='chapters/{chapter}.html']").first.click()
+    page.wait_for_url(f"**/chapters/{chapter}.html")
+    page.wait_for_load_state("networkidle")
+    title = page.locator("article.bd-article h1").first
+    title.wait_for(state="visible", timeout=15_000)
+    assert rendered_whole(page) == []
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(page, f"site-{chapter}", full_page=True)
+    assert shown_secrets(page, secrets) == []
+
+    term = search_term(title.inner_text())
     page.goto(f"{site_url}/search.html?q={term}", wait_until="load")
     # Sphinx lists the results one by one; the summary line appears once the list is complete.
     page.locator("#search-results p.search-summary", has_text="Search finished").wait_for(timeout=15_000)
@@ -151,13 +163,4 @@ def test_next_and_previous_links_walk_the_book_in_order(context, site_url):
     assert page.locator("a.right-next").count() == 0  # the last page has no next
     page.locator("a.left-prev").first.click()
     page.wait_for_url(f"**/{PAGES[-2]}.html")
-    assert watch.problems == []
-
-
-@pytest.mark.parametrize("chapter", CHAPTERS)
-def test_the_sidebar_links_to_the_chapter(context, site_url, chapter):
-    page, watch = open_page(context, f"{site_url}/{PAGES[0]}.html", wait_for_requests=False)
-    page.locator(f"nav.bd-docs-nav a[href$='chapters/{chapter}.html']").first.click()
-    page.wait_for_url(f"**/chapters/{chapter}.html")
-    page.locator("article.bd-article h1").first.wait_for(state="visible", timeout=15_000)
     assert watch.problems == []
