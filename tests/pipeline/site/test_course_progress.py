@@ -78,11 +78,13 @@ def test_marks_are_kept_in_the_browser_counted_and_cleared(browser, site_url):
             assert status.get_attribute("role") == "status" and status.get_attribute("aria-live") == "polite"
             assert status.inner_text().startswith("Marked passed, in this browser only")
             problems += [f"{chapter} (marked): {v}" for v in axe_violations(page, within=".course-mark")]
-            page.reload(wait_until="load")
-            assert marked(page), f"{chapter}: the mark did not survive a reload"
-            if chapter == "views":
+            if chapter == CHAPTERS[0]:
+                # Every page reads its mark with the same code: one reload shows it; the landing page
+                # below reads every chapter's.
+                page.reload(wait_until="load")
+                assert marked(page), f"{chapter}: the mark did not survive a reload"
                 page.locator(".course-mark").scroll_into_view_if_needed()
-                screenshot(page, "progress-mark-views")
+                screenshot(page, f"progress-mark-{chapter}")
         # Unmark one from the keyboard: the landing page counts the others, by name.
         page.goto(f"{site_url}/chapters/{CHAPTERS[0]}.html", wait_until="load")
         page.locator(".course-mark-box").focus()
