@@ -138,25 +138,29 @@ except ImportError:
 import autograder.engine.cases
 from autograder import grade
 
-results = {{}}
+from autograder.engine.observe import resolve_answer
+
 sent = json.loads(sys.stdin.read())
-namespace = {{"__name__": "__main__"}}  # one kernel: the setup, then each answer in the page's order
-exec(compile(sent["setup"], "<setup>", "exec"), namespace)
-for grade_id, source in sent["answers"].items():
-    name = f"<cell {{grade_id}}>"
-    linecache.cache[name] = (len(source), None, source.splitlines(True), name)
-    try:
-        exec(compile(source, name, "exec"), namespace)
-    except NotImplementedError:
-        pass
-    exercise = autograder.engine.cases.lookup(grade_id)
-    from autograder.engine.observe import resolve_answer
-    try:
-        grade(grade_id, resolve_answer(exercise.answer, namespace))
-        results[grade_id] = None
-    except AssertionError as err:
-        results[grade_id] = str(err)
-print(json.dumps(results))
+found = []
+for answers in sent["runs"]:
+    results = {{}}
+    namespace = {{"__name__": "__main__"}}  # a notebook: the setup, then each answer in the page's order
+    exec(compile(sent["setup"], "<setup>", "exec"), namespace)
+    for grade_id, source in answers.items():
+        name = f"<cell {{grade_id}}>"
+        linecache.cache[name] = (len(source), None, source.splitlines(True), name)
+        try:
+            exec(compile(source, name, "exec"), namespace)
+        except NotImplementedError:
+            pass
+        exercise = autograder.engine.cases.lookup(grade_id)
+        try:
+            grade(grade_id, resolve_answer(exercise.answer, namespace))
+            results[grade_id] = None
+        except AssertionError as err:
+            results[grade_id] = str(err)
+    found.append(results)
+print(json.dumps(found))
 '''
 
 
@@ -169,35 +173,57 @@ def setup_source(assignment: str) -> str:
     return "\n".join(cells[g] for g in [f"{assignment}-setup", *extra])
 
 
-def _in_the_kit(installed: Path, assignment: str, answers: dict[str, str]) -> dict[str, str | None]:
+def _in_the_kit(installed: Path, assignment: str, *runs: dict[str, str]) -> list[dict[str, str | None]]:
+    """What the kit says of each answer, each run of answers in a notebook of its own (its setup,
+    then the answers), all in one interpreter (importing torch is most of the cost of one)."""
     script = LEARNER.format(site=str(installed), packages=sysconfig.get_paths()["purelib"])
-    sent = json.dumps({"setup": setup_source(assignment), "answers": answers})
+    sent = json.dumps({"setup": setup_source(assignment), "runs": runs})
     done = subprocess.run([sys.executable, "-I", "-S", "-c", script], input=sent, capture_output=True,
                           text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.splitlines()[-1])
 
 
+@pytest.fixture(scope="module")
+def kit_says(installed: Path):
+    """What the kit says, per chapter, of the released notebook's answer cells, then of the
+    catalogue's first right answers, then of its first wrong ones (in that order: a wrong answer
+    runs after the others)."""
+    said: dict[str, tuple[dict[str, str | None], ...]] = {}
+
+    def of(assignment: str) -> tuple[dict[str, str | None], ...]:
+        if assignment not in said:
+            from tests.cases import catalog
+
+            edition = student_edition_cells(assignment)
+            answers = catalog(assignment)
+            said[assignment] = tuple(_in_the_kit(
+                installed, assignment, {g: edition[g] for g in cases.exercises(assignment)},
+                {g: entries[0][1] for g, entries in answers.RIGHT.items()},
+                {g: entries[0][1] for g, entries in answers.WRONG.items()}))
+        return said[assignment]
+
+    return of
+
+
 @pytest.mark.parametrize("assignment", SPLIT)
-def test_the_kit_says_not_answered_yet_to_the_release(installed: Path, assignment: str) -> None:
-    edition = student_edition_cells(assignment)
+def test_the_kit_says_not_answered_yet_to_the_release(kit_says, assignment: str) -> None:
     exercises = cases.exercises(assignment)
-    found = _in_the_kit(installed, assignment, {g: edition[g] for g in exercises})
-    for grade_id, message in found.items():
+    released, _, _ = kit_says(assignment)
+    assert set(released) == set(exercises)
+    for grade_id, message in released.items():
         subjects = exercises[grade_id].subjects
         assert message == "\n".join(f"{s} is not answered yet." for s in subjects), (grade_id, message)
 
 
 @pytest.mark.parametrize("assignment", SPLIT)
-def test_the_kit_judges_as_the_course_does(installed: Path, assignment: str) -> None:
+def test_the_kit_judges_as_the_course_does(kit_says, assignment: str) -> None:
     from autograder.kernel import plain, verdict
     from tests.cases import catalog, run_cell_source
 
-    answers = catalog(assignment)
-    right = {g: entries[0][1] for g, entries in answers.RIGHT.items()}
-    wrong = {g: entries[0][1] for g, entries in answers.WRONG.items()}
-    assert all(message is None for message in _in_the_kit(installed, assignment, right).values())
-    found = _in_the_kit(installed, assignment, wrong)
+    _, right, found = kit_says(assignment)
+    assert all(message is None for message in right.values())
+    wrong = {g: entries[0][1] for g, entries in catalog(assignment).WRONG.items()}
     namespace: dict = {"__name__": "__main__"}
     run_cell_source(setup_source(assignment), "<setup>", namespace)
     for grade_id, source in wrong.items():
