@@ -503,8 +503,11 @@ def print_book(course: Course, site: Path, target: Path | None = None) -> Path:
     writer = PdfWriter()
     writer.append(contents)
     for label, reader in readers:
-        writer.add_outline_item(label, len(writer.pages))
+        opens = len(writer.pages)
         writer.append(reader)
+        # Once the page is in: an entry added before points at a page number, not at the page,
+        # which a reader's outline cannot open.
+        writer.add_outline_item(label, opens)
     writer.add_metadata({"/Title": title})
     with target.open("wb") as handle:
         writer.write(handle)
