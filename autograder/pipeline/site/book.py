@@ -505,8 +505,8 @@ def print_book(course: Course, site: Path, target: Path | None = None) -> Path:
     for label, reader in readers:
         opens = len(writer.pages)
         writer.append(reader)
-        # Once the page is in: an entry added before points at a page number, not at the page,
-        # which a reader's outline cannot open.
+        # Once its pages are in: an entry added before them names a page number, which a PDF
+        # allows only for a page of another document.
         writer.add_outline_item(label, opens)
     writer.add_metadata({"/Title": title})
     with target.open("wb") as handle:
