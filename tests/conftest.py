@@ -48,6 +48,22 @@ def copy_course(target: Path) -> Course:
     return Course(target)
 
 
+def released_copy(tmp_path_factory: pytest.TempPathFactory, target: Path, chapters: list[str]) -> Course:
+    """A course at ``target`` with ``chapters`` released into a gradebook of its own, copied from a
+    release this test process made once (a release runs nbgrader's converter, seconds a chapter;
+    a copy takes milliseconds). Its stamps are written again: they name the gradebook's path."""
+    from autograder.pipeline.site.release import release, stamp
+
+    template = tmp_path_factory.getbasetemp() / "released-once" / "-".join(chapters) / "course"
+    if not template.exists():
+        release(copy_course(template), chapters)
+    shutil.copytree(template, target)
+    course = Course(target)
+    for chapter in chapters:
+        stamp(course, chapter)
+    return course
+
+
 @pytest.fixture(scope="session")
 def released_course(tmp_path_factory) -> Course:
     """A course copy with every chapter released into its own gradebook."""

@@ -46,7 +46,7 @@ from autograder.pipeline.sandbox.confine import close_descriptors_except, is_roo
 from tests import forger
 from tests.attacks import ATTACKS, REBINDER
 from tests.cases import student_edition_cells
-from tests.conftest import copy_course
+from tests.conftest import released_copy
 from tests.submissions import submit
 from tests.warm_kernels import forked_kernels
 
@@ -298,11 +298,8 @@ class ChapterGrading:
     @classmethod
     def released(cls, tmp_path_factory, name: str) -> Course:
         """A course of its own with the chapter released: nothing graded in it but this class."""
-        from autograder.pipeline.site.release import release
-
-        course = copy_course(tmp_path_factory.mktemp(f"{cls.CHAPTER}-{name}") / "course")
-        release(course, [cls.CHAPTER])
-        return course
+        return released_copy(tmp_path_factory, tmp_path_factory.mktemp(f"{cls.CHAPTER}-{name}") / "course",
+                             [cls.CHAPTER])
 
     @pytest.fixture(scope="class")
     @classmethod

@@ -10,8 +10,7 @@ import torch
 
 from answer_key.keys import cell_key
 from autograder.engine.cases import exercises
-from autograder.pipeline.site.release import release
-from tests.conftest import copy_course
+from tests.conftest import released_copy
 
 pytestmark = pytest.mark.nbgrader
 COMPANION = "capstone-closed-book"
@@ -51,8 +50,7 @@ def expected_values() -> set[str]:
 
 @pytest.fixture(scope="module")
 def student_edition(tmp_path_factory) -> nbformat.NotebookNode:
-    course = copy_course(tmp_path_factory.mktemp("companion"))
-    release(course, [COMPANION])
+    course = released_copy(tmp_path_factory, tmp_path_factory.mktemp("companion") / "course", [COMPANION])
     return nbformat.read(course.release_notebook(COMPANION), as_version=4)
 
 

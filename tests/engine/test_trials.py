@@ -20,9 +20,8 @@ from autograder.pipeline.grading.grade import scores
 from autograder.pipeline.grading.sandboxed import grade_chapter
 from autograder.pipeline.sandbox import wire
 from autograder.pipeline.sandbox.confine import is_root
-from autograder.pipeline.site.release import release
 from tests.catalog.capstone_closed_book import BROKEN, FIXED, TEST
-from tests.conftest import copy_course
+from tests.conftest import released_copy
 from tests.submissions import submit
 
 COMPANION = "capstone-closed-book"
@@ -131,8 +130,7 @@ def test_the_hunter_would_score_wherever_the_labels_are() -> None:
 @pytest.mark.nbgrader
 @pytest.mark.skipif(not is_root(), reason="the grading sandbox needs root (to create users and namespaces)")
 def test_in_the_sandbox_the_hunter_finds_nothing_and_the_reference_keeps_every_point(tmp_path_factory) -> None:
-    course = copy_course(tmp_path_factory.mktemp("trials"))
-    release(course, [COMPANION])
+    course = released_copy(tmp_path_factory, tmp_path_factory.mktemp("trials") / "course", [COMPANION])
     submit(course, COMPANION, "reference", {"capstone-reproduce": BROKEN + FIXED + TEST})
     submit(course, COMPANION, "hunter", {"capstone-reproduce": HUNTER})
     submit(course, COMPANION, "reader", {"capstone-reproduce": READER})

@@ -16,8 +16,7 @@ import pytest
 
 from autograder.pipeline.cli import CommandError, main
 from autograder.pipeline.course import ROOT
-from autograder.pipeline.site.release import release
-from tests.conftest import copy_course
+from tests.conftest import copy_course, released_copy
 
 pytestmark = pytest.mark.nbgrader
 CHAPTER = "views-closed-book"
@@ -26,8 +25,7 @@ GUIDE = ROOT / "book" / "instructors.md"
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
-    course = copy_course(tmp_path_factory.mktemp("cli"))
-    release(course, [CHAPTER])
+    course = released_copy(tmp_path_factory, tmp_path_factory.mktemp("cli") / "course", [CHAPTER])
     for student in ("ada", "bob"):
         path = course.submitted / student / CHAPTER / f"{CHAPTER}.ipynb"
         path.parent.mkdir(parents=True)

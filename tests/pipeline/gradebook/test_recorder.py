@@ -26,7 +26,7 @@ from autograder.pipeline.sandbox.confine import Limits, is_root
 from autograder.pipeline.sandbox.pool import Pool
 from autograder.pipeline.site.release import release
 from tests.catalog.views import RIGHT, WRONG
-from tests.conftest import copy_course
+from tests.conftest import copy_course, released_copy
 from tests.submissions import edit_cell, submit
 
 CHAPTER = "views"
@@ -98,8 +98,7 @@ METADATA_CASES = [_unchanged, _without_points, _empty_grade_id, _missing_grade_i
 
 @pytest.fixture(scope="module")
 def edition_notebook(tmp_path_factory) -> nbformat.NotebookNode:
-    course = copy_course(tmp_path_factory.mktemp("metadata"))
-    release(course, [CHAPTER])
+    course = released_copy(tmp_path_factory, tmp_path_factory.mktemp("metadata") / "course", [CHAPTER])
     return read_notebook(course.release_notebook(CHAPTER))
 
 

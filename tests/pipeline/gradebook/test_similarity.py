@@ -23,7 +23,7 @@ from autograder.pipeline.cli import main
 from autograder.pipeline.course import Course, nbgrader_meta
 from autograder.pipeline.gradebook.similarity import NOISE, THRESHOLD, Answer, boilerplate, fingerprint, given_code
 from tests.cases import student_edition_cells
-from tests.conftest import copy_course
+from tests.conftest import released_copy
 from tests.submissions import submit
 
 CHAPTER = "views"
@@ -81,10 +81,7 @@ def test_the_class_writes_about_twenty_right_answers_per_exercise() -> None:
 def compared(tmp_path_factory):
     """The class submitted as notebooks of the real student edition, an earlier term beside it,
     and ``autograd-state similarity`` run on it."""
-    from autograder.pipeline.site.release import release
-
-    course = copy_course(tmp_path_factory.mktemp("similar"))
-    release(course, [CHAPTER])
+    course = released_copy(tmp_path_factory, tmp_path_factory.mktemp("similar") / "course", [CHAPTER])
     answers, sources = the_class()
     for student, cells in answers.items():
         submit(course, CHAPTER, student, cells)

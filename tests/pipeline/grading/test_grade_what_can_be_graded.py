@@ -17,9 +17,8 @@ from autograder.pipeline.course import Course, nbgrader_meta
 from autograder.pipeline.grading.grade import Flag, autograde, scores
 from autograder.pipeline.intake.bounds import MIB
 from autograder.pipeline.sandbox.confine import is_root
-from autograder.pipeline.site.release import release
 from tests.catalog.views import RIGHT, WRONG
-from tests.conftest import copy_course
+from tests.conftest import released_copy
 from tests.submissions import submit, write_submission
 from tests.warm_kernels import forked_kernels
 
@@ -141,8 +140,7 @@ def check(course: Course, flags: list[Flag], flags_file: str) -> None:
 
 @pytest.fixture(scope="module")
 def released(tmp_path_factory) -> Course:
-    course = copy_course(tmp_path_factory.mktemp("reconciled-class"))
-    release(course, [CHAPTER])
+    course = released_copy(tmp_path_factory, tmp_path_factory.mktemp("reconciled-class") / "course", [CHAPTER])
     build_class(course)
     return course
 

@@ -15,9 +15,8 @@ import pytest
 from autograder.engine.cases import exercises
 from autograder.pipeline.intake.bounds import MIB, Bounds, Refused, nesting_depth, parse, read_capped
 from autograder.pipeline.intake.collect import collect
-from autograder.pipeline.site.release import release
 from tests.catalog.views import RIGHT
-from tests.conftest import copy_course
+from tests.conftest import released_copy
 
 CHAPTER = "views"
 
@@ -71,8 +70,7 @@ def test_parse_refuses_deep_nesting_and_too_many_cells_and_drops_huge_outputs() 
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
-    course = copy_course(tmp_path_factory.mktemp("bounds"))
-    release(course, [CHAPTER])
+    course = released_copy(tmp_path_factory, tmp_path_factory.mktemp("bounds") / "course", [CHAPTER])
     return course
 
 

@@ -11,16 +11,14 @@ from nbgrader.nbgraderformat import MetadataValidator
 
 from autograder.pipeline.course import nbgrader_meta, read_notebook
 from autograder.pipeline.intake import reconcile as rec
-from autograder.pipeline.site.release import release
-from tests.conftest import copy_course
+from tests.conftest import released_copy
 
 CHAPTER = "views"
 
 
 @pytest.fixture(scope="module")
 def edition(tmp_path_factory) -> nbformat.NotebookNode:
-    course = copy_course(tmp_path_factory.mktemp("reconcile"))
-    release(course, [CHAPTER])
+    course = released_copy(tmp_path_factory, tmp_path_factory.mktemp("reconcile") / "course", [CHAPTER])
     return read_notebook(course.release_notebook(CHAPTER))
 
 

@@ -16,9 +16,8 @@ from autograder.pipeline.gradebook.roll import MISSING, NOT_GRADED_YET, REFUSED,
 from autograder.pipeline.intake.collect import collect
 from autograder.pipeline.intake.lms import read_roster
 from autograder.pipeline.intake.records import CollectRecord, LearnerRecord
-from autograder.pipeline.site.release import release
 from tests.catalog.views_closed_book import RIGHT
-from tests.conftest import copy_course
+from tests.conftest import copy_course, released_copy
 
 pytestmark = pytest.mark.nbgrader
 CHAPTER = "views-closed-book"
@@ -31,8 +30,7 @@ ROSTER = """Student,ID,SIS User ID,SIS Login ID,Section,views-closed-book (9)
 
 @pytest.fixture(scope="module")
 def released(tmp_path_factory):
-    course = copy_course(tmp_path_factory.mktemp("records"))
-    release(course, [CHAPTER])
+    course = released_copy(tmp_path_factory, tmp_path_factory.mktemp("records") / "course", [CHAPTER])
     return course
 
 

@@ -23,8 +23,7 @@ from autograder.pipeline.grading.grade import admitted
 from autograder.pipeline.intake import integrity
 from autograder.pipeline.intake.bounds import Bounds, Refused, parse
 from autograder.pipeline.intake.collect import collect
-from autograder.pipeline.site.release import release
-from tests.conftest import copy_course
+from tests.conftest import released_copy
 
 CHAPTER = "views-closed-book"
 DEEP = "nested deeper than a learner's notebook"
@@ -38,8 +37,7 @@ NBGRADER = st.sampled_from([None, 1, "x", [], {}, {"grade_id": 5}, {"grade_id": 
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
-    course = copy_course(tmp_path_factory.mktemp("untrusted"))
-    release(course, [CHAPTER])
+    course = released_copy(tmp_path_factory, tmp_path_factory.mktemp("untrusted") / "course", [CHAPTER])
     return course
 
 

@@ -17,9 +17,8 @@ from autograder.pipeline.sandbox import prefix as prefixes
 from autograder.pipeline.sandbox import wire
 from autograder.pipeline.sandbox.confine import Limits, is_root, processes_of
 from autograder.pipeline.sandbox.pool import Pool
-from autograder.pipeline.site.release import release
 from tests.catalog.views import RIGHT, WRONG
-from tests.conftest import copy_course
+from tests.conftest import released_copy
 
 CHAPTER = "views"
 SEED = 11
@@ -30,8 +29,7 @@ root_only = pytest.mark.skipif(not is_root(), reason="the grading sandbox needs 
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory) -> Course:
-    course = copy_course(tmp_path_factory.mktemp("prefix-course"))
-    release(course, [CHAPTER])
+    course = released_copy(tmp_path_factory, tmp_path_factory.mktemp("prefix-course") / "course", [CHAPTER])
     return course
 
 

@@ -364,7 +364,8 @@ def test_the_released_notebook_reads_as_on_the_site_and_runs_to_its_end(lab, lab
     cells = [cell for cell in read_notebook(notebook).cells if cell.cell_type == "code"]
     page.evaluate(OPEN_NOTEBOOK, f"{chapter}/{chapter}.ipynb")
     try:
-        wait_for_kernel(page)
+        # Opened by command, its kernel already chosen (no dialog can follow): idle once is enough.
+        wait_for_kernel(page, calm_needed=1)
         assert not is_dirty(page), f"{chapter} opens already modified"
         assert_reads_as_on_the_site(page, chapter, notebook)
         if chapter == CHAPTER:
