@@ -423,7 +423,9 @@ class ChapterGrading:
                 passed = decided[cell].verdict is not None and decided[cell].verdict.message() is None
                 if full[cell] and (score == full[cell]) != (graded.table[student][cell] == full[cell] and passed):
                     disagree[student, cell] = (score, graded.table[student][cell])
-        assert not disagree, f"(student, cell): (nbgrader, sandbox) {disagree}"
+        flagged = [f"{flag.student}: {flag.reason}" for flag in nbgrader_graded.flags
+                   if any(student == flag.student for student, _cell in disagree)]
+        assert not disagree, f"(student, cell): (nbgrader, sandbox) {disagree}; nbgrader's flags: {flagged}"
 
     def test_every_verdict_is_the_one_the_learners_kernel_gives(self, graded: Graded) -> None:
         """Every sandboxed verdict (cases, messages, points) equals what ``grade(...)`` decides in this

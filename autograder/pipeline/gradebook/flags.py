@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 
 NBGRADER_REFUSED = ("not graded: nbgrader refused the notebook even after its cells were matched to the chapter; "
                     "open it in formgrader or grade it by hand")
+# nbgrader scores a notebook whose run it gave up on (its kernel died, a cell ran past the timeout)
+# 0 everywhere and keeps no graded copy.
+NBGRADER_COULD_NOT_RUN = ("not graded: nbgrader could not run the notebook to its end (the zeros it recorded "
+                          "are no grade); grade it again, or by hand")
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,18 @@ untrusted input too) and reconciles it with the student edition
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from autograder.pipeline.course import Course, read_notebook
-from autograder.pipeline.gradebook.flags import NBGRADER_REFUSED, Flag, submissions, write_flags, zero_tampered
+from autograder.pipeline.gradebook.flags import (
+    NBGRADER_COULD_NOT_RUN,
+    NBGRADER_REFUSED,
+    Flag,
+    submissions,
+    write_flags,
+    zero_tampered,
+)
 from autograder.pipeline.gradebook.ledger import shard_of
 from autograder.pipeline.intake import reconcile
 from autograder.pipeline.intake.bounds import Bounds, Refused, load
@@ -20,6 +28,9 @@ from autograder.pipeline.intake.integrity import check_submission, test_cell_che
 
 # Options that let `nbgrader autograde` run as nbgrader ships it, past autograder.pipeline.gradebook.guard.
 NBGRADER_EXECUTES = ("--Autograde.exporter_class=nbconvert.exporters.NotebookExporter",)
+# How nbgrader's log names a submission it gave up on, and its messages.
+_GAVE_UP = re.compile(r"There was an error processing assignment: .*[/\\]submitted[/\\]([^/\\]+)[/\\][^/\\]+\s*$")
+_ERROR = re.compile(r"^\[\w+ \| ERROR\] (.*)$")
 
 
 def admitted(
@@ -87,10 +98,12 @@ def autograde(course: Course, chapter: str, db: str | None = None, bounds: Bound
     chosen = admitted(course, chapter, flags, bounds=bounds)
     refused = sorted({s for s, _ in submissions(course, chapter)} - {s for s, _ in chosen})
     exclude = [f"--CourseDirectory.student_id_exclude={','.join(refused)}"] if refused else []
+    gave_up: dict[str, str] = {}
     if chosen:
         # The course's nbgrader_config.py turns nbgrader's own autograde off (autograder.pipeline.gradebook.guard);
         # this is the route that asks for it by name.
-        course.nbgrader("autograde", chapter, "--force", *exclude, *NBGRADER_EXECUTES, db=db, check=False)
+        ran = course.nbgrader("autograde", chapter, "--force", *exclude, *NBGRADER_EXECUTES, db=db, check=False)
+        gave_up = given_up(ran.stdout + ran.stderr)
     expected = test_cell_checksums(course.release_notebook(chapter))
     with Gradebook(db) as gradebook:
         for student, path in chosen:
@@ -104,8 +117,30 @@ def autograde(course: Course, chapter: str, db: str | None = None, bounds: Bound
                 gradebook.find_submission_notebook(chapter, chapter, student)
             except MissingEntry:
                 flags.append(Flag(student, chapter, "", NBGRADER_REFUSED))
+                continue
+            # nbgrader keeps the zeros of a notebook it could not run, but not the notebook.
+            if not (course.autograded / student / chapter / f"{chapter}.ipynb").exists():
+                why = gave_up.get(student, "see nbgrader's log")
+                flags.append(Flag(student, chapter, "", f"{NBGRADER_COULD_NOT_RUN} ({why})"))
     write_flags(course.autograded / f"{chapter}-flags.csv", flags)
     return flags
+
+
+def given_up(log: str) -> dict[str, str]:
+    """The students whose submission nbgrader gave up on, by its log, each with the error it
+    reported last before giving up ("Kernel died while waiting for execute reply.")."""
+    found: dict[str, str] = {}
+    last = ""
+    for line in log.splitlines():
+        gave_up = _GAVE_UP.search(line)
+        if gave_up:
+            found[gave_up.group(1)] = last or "no reason logged"
+            last = ""
+            continue
+        error = _ERROR.match(line.strip())
+        if error and error.group(1).strip() not in ("Traceback (most recent call last):", ""):
+            last = error.group(1).strip()
+    return found
 
 
 def scores(course: Course, chapter: str, db: str | None = None) -> dict[str, dict[str, float]]:

@@ -14,6 +14,7 @@ import pytest
 
 from autograder.engine.cases import exercises
 from autograder.pipeline.course import Course, nbgrader_meta
+from autograder.pipeline.gradebook.flags import NBGRADER_COULD_NOT_RUN
 from autograder.pipeline.grading.grade import Flag, autograde, scores
 from autograder.pipeline.intake.bounds import MIB
 from autograder.pipeline.sandbox.confine import is_root
@@ -167,6 +168,19 @@ def test_plain_nbgrader_grades_the_reconciled_copies_too(released, tmp_path) -> 
     with forked_kernels():
         flags = autograde(course, CHAPTER)
     check(course, flags, f"{CHAPTER}-flags.csv")
+
+
+def test_a_notebook_nbgrader_cannot_run_to_its_end_is_flagged_with_its_reason(tmp_path_factory) -> None:
+    """nbgrader records zeros for a notebook whose kernel died and keeps no graded copy of it:
+    that learner is flagged as not graded, with nbgrader's reason; the rest of the class is graded."""
+    course = released_copy(tmp_path_factory, tmp_path_factory.mktemp("kernel-died") / "course", [CHAPTER])
+    submit(course, CHAPTER, "a-honest", ANSWERS)
+    submit(course, CHAPTER, "b-ends-its-kernel", {**ANSWERS, "views-strides": "import os\n\nos._exit(1)"})
+    with forked_kernels():
+        flags = autograde(course, CHAPTER)
+    assert [(f.student, f.reason) for f in flags] == [
+        ("b-ends-its-kernel", f"{NBGRADER_COULD_NOT_RUN} (Kernel died while waiting for execute reply.)")]
+    assert sum(scores(course, CHAPTER)["a-honest"].values()) == sum(full(g) for g in exercises(CHAPTER))
 
 
 def test_nbgraders_advice_for_its_own_files_is_never_passed_on() -> None:
