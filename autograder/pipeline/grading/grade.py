@@ -120,7 +120,7 @@ def autograde(course: Course, chapter: str, db: str | None = None, bounds: Bound
                 continue
             # nbgrader keeps the zeros of a notebook it could not run, but not the notebook.
             if not (course.autograded / student / chapter / f"{chapter}.ipynb").exists():
-                why = gave_up.get(student, "see nbgrader's log")
+                why = gave_up.get(student) or "nbgrader logged no reason"
                 flags.append(Flag(student, chapter, "", f"{NBGRADER_COULD_NOT_RUN} ({why})"))
     write_flags(course.autograded / f"{chapter}-flags.csv", flags)
     return flags
@@ -128,13 +128,13 @@ def autograde(course: Course, chapter: str, db: str | None = None, bounds: Bound
 
 def given_up(log: str) -> dict[str, str]:
     """The students whose submission nbgrader gave up on, by its log, each with the error it
-    reported last before giving up ("Kernel died while waiting for execute reply.")."""
+    reported last before giving up ("Kernel died while waiting for execute reply."; "" if none)."""
     found: dict[str, str] = {}
     last = ""
     for line in log.splitlines():
         gave_up = _GAVE_UP.search(line)
         if gave_up:
-            found[gave_up.group(1)] = last or "no reason logged"
+            found[gave_up.group(1)] = last
             last = ""
             continue
         error = _ERROR.match(line.strip())
