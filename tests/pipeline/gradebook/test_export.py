@@ -15,8 +15,7 @@ from autograder.pipeline.cli import main
 from autograder.pipeline.gradebook.export import FORMULA_STARTS, inert
 from autograder.pipeline.intake.collect import collect
 from autograder.pipeline.intake.lms import read_roster
-from autograder.pipeline.site.release import release
-from tests.conftest import copy_course
+from tests.conftest import released_copy
 from tests.lms_imports import CanvasUser, MoodleUser, canvas_match, moodle_match
 
 pytestmark = pytest.mark.nbgrader
@@ -42,8 +41,7 @@ STUDENTS = {
 def course(tmp_path_factory):
     """Two chapters released; ada and eve submitted views, scored by hand as formgrader would; then a
     Canvas download of views with the roster: dee's file is corrupt, fay has none."""
-    course = copy_course(tmp_path_factory.mktemp("export"))
-    release(course, CHAPTERS)
+    course = released_copy(tmp_path_factory, tmp_path_factory.mktemp("export") / "course", CHAPTERS)
     with Gradebook(course.gradebook_url) as gradebook:
         for student, fields in STUDENTS.items():
             gradebook.update_or_create_student(student, **fields)
