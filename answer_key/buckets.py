@@ -211,7 +211,10 @@ def rebuilt_states(inputs: tuple, drawn: dict[str, str]) -> list[list[dict]]:
 def _states_from(inputs: tuple, draw: str) -> list[list[dict]]:
     spec, change, changer, world, _scenario = inputs
     rng = random.Random(int.from_bytes(bytes.fromhex(draw), "big"))
-    return [[module_state(m) for m in models] for models in states_of(spec, change, changer, world, RUNS, rng)]
+    runs = states_of(spec, change, changer, world, RUNS, rng)
+    distinct = {id(m): m for models in runs for m in models}  # states_of reuses an unchanged module
+    states = {key: module_state(m) for key, m in distinct.items()}
+    return [[states[id(m)] for m in models] for models in runs]
 
 
 def agreement(verdicts_of: Callable[[list], list[bool]]) -> Callable[[Any, tuple, dict], dict]:

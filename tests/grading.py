@@ -451,13 +451,19 @@ class ChapterGrading:
                 for hidden in (False, True):
                     cell_key(exercise, hidden, SEED)
         random.setstate(generator)
+        # A student whose cells up to an exercise are another's, in the same order, holds the same
+        # answer in the same namespace: its verdict is judged once (most wrong students hold the
+        # reference on most exercises).
+        judged: dict[tuple[tuple[str, ...], bool], tuple] = {}
         for student, answered in graded.sources.items():
             # These rebind the observing side of the process they run in: they are judged above.
             if student not in graded.decided or student in HOSTILE:
                 continue
             namespace: dict = {"__name__": "__main__"}  # as in a notebook kernel: the setup, then each answer
             run_cell_source(setup, f"<{student}:setup>", namespace)
+            cells: tuple[str, ...] = ()
             for exercise in exercises(self.CHAPTER).values():
+                cells += (answered[exercise.grade_id],)
                 try:
                     run_cell_source(answered[exercise.grade_id], f"<{student}:{exercise.grade_id}>", namespace)
                 except NotImplementedError:
@@ -470,7 +476,9 @@ class ChapterGrading:
                 for hidden in (False, True):
                     grade_id = test_cell(exercise.grade_id, hidden)
                     cell = graded.decided[student].tests[grade_id]
-                    mine, earned = _forked(_judged, exercise.grade_id, answer, hidden)
+                    if (cells, hidden) not in judged:
+                        judged[cells, hidden] = _forked(_judged, exercise.grade_id, answer, hidden)
+                    mine, earned = judged[cells, hidden]
                     assert cell.verdict is not None, (student, grade_id, cell.not_run)
                     assert _cases(cell.verdict) == mine, (student, grade_id)
                     if exercise.grade_id in RACING:  # which scenarios it gets wrong, and so its points, may differ

@@ -167,13 +167,19 @@ def changer_draw(tag: str) -> random.Random:
 def states_of(spec: tuple, change: str, changer: int, world: int, runs: int,
               rng: random.Random) -> list[list[nn.Module]]:
     """Every rank's module in every run, as the ranks build and change them (the changer's changes
-    drawn from ``rng``, as the changing rank draws them): what the key rebuilds from the draws."""
+    drawn from ``rng``, as the changing rank draws them): what the key rebuilds from the draws.
+
+    A module no change touched is one object, wherever it stands: the key only reads them, and
+    building a module costs more than comparing two."""
     drawn = plan(runs, change, rng)
+    kept = agree_module(spec)
     modules = []
     for how in drawn:
-        models = [agree_module(spec) for _ in range(world)]
-        apply_change(models[changer], how, rng)
-        modules.append(models)
+        changed = kept
+        if how != "none":  # "none" draws nothing from rng, on the rank as here
+            changed = agree_module(spec)
+            apply_change(changed, how, rng)
+        modules.append([changed if rank == changer else kept for rank in range(world)])
     return modules
 
 

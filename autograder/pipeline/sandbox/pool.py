@@ -1,18 +1,24 @@
 """Warm sandboxes: one zygote process per worker, each with its own sandbox user, fed one job at a time.
 
 A :class:`Worker` is the grader's handle on one zygote process (:mod:`autograder.pipeline.sandbox.zygote`,
-which runs as root and forks the sandboxes).
+which runs as root and forks the sandboxes). Every zygote of this process is forked by one template
+(:class:`Template`), started on the first: a grader that grades several chapters, or a class again,
+imports torch for its sandboxes once.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
 import queue
 import select
+import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -28,17 +34,113 @@ class SandboxUnavailable(RuntimeError):
     """The sandbox cannot run here (it needs Linux and root to create users and namespaces)."""
 
 
+class Zygote:
+    """A zygote forked by the template: the pipes to it, and its pidfd (it is the template's child,
+    so the grader waits on and signals it through that)."""
+
+    def __init__(self, stdin: int, stdout: int, pidfd: int) -> None:
+        self.stdin = os.fdopen(stdin, "wb", buffering=0)
+        self.stdout = os.fdopen(stdout, "rb")
+        self.pidfd = pidfd
+
+    def poll(self) -> int | None:
+        """None while it runs (its exit status is the template's to collect)."""
+        return 0 if select.select([self.pidfd], [], [], 0)[0] else None
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+
+    def wait(self, timeout: float) -> None:
+        if not select.select([self.pidfd], [], [], timeout)[0]:
+            raise subprocess.TimeoutExpired("zygote", timeout)
+        self.stdin.close()
+        self.stdout.close()
+        os.close(self.pidfd)
+
+
+class Template:
+    """``python -m autograder.pipeline.sandbox.zygote``: the root process that imported what every
+    zygote needs and forks them, one per request on a socket only this process holds.
+
+    One per grader process, started with the grader's environment of that moment (a job runs with
+    the sandbox's own: :func:`~autograder.pipeline.sandbox.confine.sandbox_environment`). A process
+    forked from the grader does not inherit it (its copy of the socket is closed in the child), so
+    the template ends when the grader does.
+    """
+
+    _current: Template | None = None
+    _lock = threading.Lock()
+
+    def __init__(self) -> None:
+        ours, theirs = socket.socketpair()
+        self.socket = ours
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "autograder.pipeline.sandbox.zygote"],
+            stdin=theirs, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd="/",
+            env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, start_new_session=True,
+        )
+        theirs.close()
+
+    @classmethod
+    def fork(cls) -> Zygote:
+        """A new zygote, from this process's template (started, or started again, as needed)."""
+        with cls._lock:
+            template = cls._current
+            if template is None or template.process.poll() is not None:
+                if template is not None:
+                    template.close()
+                template = cls._current = Template()
+            zygote = template._fork()
+            if zygote is None:  # a late answer would be read as the next request's: start afresh
+                template.close()
+                cls._current = None
+                raise SandboxUnavailable("the sandbox's template did not fork a zygote")
+            return zygote
+
+    def _fork(self) -> Zygote | None:
+        stdin_r, stdin_w = os.pipe()
+        stdout_r, stdout_w = os.pipe()
+        try:
+            socket.send_fds(self.socket, [b"z"], [stdin_r, stdout_w])
+            ready = select.select([self.socket], [], [], READY_SECONDS)[0]
+            _answer, fds, _flags, _address = socket.recv_fds(self.socket, 1, 1) if ready else (b"", [], 0, None)
+        except OSError:
+            fds = []
+        finally:
+            os.close(stdin_r)
+            os.close(stdout_w)
+        if len(fds) != 1:
+            for fd in (stdin_w, stdout_r, *fds):
+                os.close(fd)
+            return None
+        os.set_inheritable(fds[0], False)  # as the pipes: nothing the grader runs holds the zygote
+        return Zygote(stdin_w, stdout_r, fds[0])
+
+    def close(self) -> None:
+        self.socket.close()
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(timeout=30)
+
+    @classmethod
+    def _forget_in_child(cls) -> None:
+        # A forked child of the grader must not keep the template alive, nor fork zygotes from it.
+        if cls._current is not None:
+            cls._current.socket.close()
+            cls._current = None
+        cls._lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=Template._forget_in_child)
+
+
 class Worker:
-    """The grader's handle on one ``python -m autograder.pipeline.sandbox.zygote`` process (it claims a
-    sandbox user of its own)."""
+    """The grader's handle on one zygote (it claims a sandbox user of its own)."""
 
     def __init__(self, index: int) -> None:
         self.index = index
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "autograder.pipeline.sandbox.zygote"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd="/",
-            env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, start_new_session=True,
-        )
+        self.process = Template.fork()
         hello = self._read(READY_SECONDS)
         ready = None if hello is None else wire.Ready.from_line(hello)
         if ready is None or not ready.ready:

@@ -1,10 +1,14 @@
 """The zygote: a root process with torch already imported that forks one sandbox per submission.
 
-Started by the grader (``python -m autograder.pipeline.sandbox.zygote``), it claims a sandbox user of its
-own, imports torch, NumPy, IPython and the course's packages once, builds the jails its jobs run
-in (:mod:`autograder.pipeline.sandbox.jail`, in a mount namespace of its own), then reads jobs on
-stdin (a frame each, :class:`~autograder.pipeline.sandbox.wire.Job`, followed by a frame of the
-pieces of grader code its trials run on) and answers each with one line.
+The grader starts one template per process (``python -m autograder.pipeline.sandbox.zygote``, on a
+socket of the grader's), which imports torch, NumPy, IPython and the course's packages once and then
+only forks zygotes, one per worker of each pool, whatever chapter or limits the pool grades with
+(:func:`serve`): importing them costs about 3 s of CPU, forking a few milliseconds. The template
+never runs a job, and a zygote holds nothing of it but what the imports left. A zygote claims a
+sandbox user of its own, builds the jails its jobs run in (:mod:`autograder.pipeline.sandbox.jail`,
+in a mount namespace of its own), then reads jobs on stdin (a frame each,
+:class:`~autograder.pipeline.sandbox.wire.Job`, followed by a frame of the pieces of grader code its
+trials run on) and answers each with one line.
 
 A job that starts with its chapter's locked prefix goes, as its frames came, to a root "prefix
 holder" that ran the prefix once (:mod:`autograder.pipeline.sandbox.prefix`), and the holder's
@@ -22,6 +26,8 @@ import dataclasses
 import fcntl
 import json
 import os
+import select
+import socket
 import sys
 import threading
 
@@ -106,9 +112,47 @@ def claim_user() -> tuple[str, int, int, object]:
     raise RuntimeError("every sandbox user is taken")
 
 
-def main() -> int:
-    name, uid, gid, _lock = claim_user()
+def serve(control: socket.socket) -> int:
+    """The template: import once, then fork a zygote for each request on ``control`` (a byte with two
+    descriptors, the zygote's stdin and stdout) and answer it with the zygote's pidfd (the zygote is
+    this process's child, not the grader's: the grader waits on and kills it through that). Ends
+    when the grader closes its end."""
     warm()
+    while True:
+        confine.reap()  # zygotes that ended: their pidfds already told the grader
+        if not select.select([control], [], [], 1.0)[0]:
+            continue
+        try:
+            request, fds, _flags, _address = socket.recv_fds(control, 1, 2)
+        except OSError:
+            return 0
+        if not request or len(fds) != 2:
+            for fd in fds:
+                os.close(fd)
+            return 0
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                control.close()  # its fd 0 becomes the jobs' pipe, which the socket object must not close later
+                os.setsid()
+                os.dup2(fds[0], JOBS)
+                os.dup2(fds[1], sys.stdout.fileno())
+                for fd in fds:
+                    os.close(fd)
+                code = main()
+            finally:
+                os._exit(code)
+        for fd in fds:
+            os.close(fd)
+        pidfd = os.pidfd_open(pid)  # before this loop reaps it: the pid names this child
+        socket.send_fds(control, [b"z"], [pidfd])
+        os.close(pidfd)
+
+
+def main() -> int:
+    """A zygote, forked by the template with its jobs' pipe on stdin and its answers' on stdout."""
+    name, uid, gid, _lock = claim_user()
     trees = jail.build(uid, gid, name)
     confine.become_subreaper()
     confine.kill_all(uid)
@@ -147,4 +191,4 @@ def answer(text: str, holders: Holders, uid: int, gid: int, trees: dict[str, str
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(serve(socket.socket(fileno=0)))  # the template's stdin: its socket to the grader
