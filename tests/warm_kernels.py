@@ -14,12 +14,15 @@ when it starts, as a fresh one does.
 
 :func:`forked_kernels` makes the nbgrader processes started inside it use these kernels (through a
 config folder on ``JUPYTER_CONFIG_PATH``, whose ``nbgrader_config.py`` names the kernel
-manager).
+manager); nbval's kernels are started by :class:`ForkedBlockingKernelManager` (``tests/conftest.py``).
+One server serves a test process for its whole run: it holds nothing of any notebook.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import ctypes
 import json
 import os
 import signal
@@ -32,12 +35,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from jupyter_client.manager import AsyncKernelManager
+from jupyter_client.manager import AsyncKernelManager, KernelManager
 from jupyter_client.provisioning.local_provisioner import LocalProvisioner
 
 ROOT = Path(__file__).resolve().parents[1]
 ADDRESS = "AUTOGRAD_STATE_KERNEL_SERVER"
 LAUNCHER = "ipykernel_launcher"
+_PR_SET_PDEATHSIG = 1
 
 
 class _Forked:
@@ -88,7 +92,7 @@ class ForkedProvisioner(LocalProvisioner):
         request = {"argv": cmd, "env": dict(kwargs.get("env") or os.environ),
                    "cwd": str(kwargs.get("cwd") or os.getcwd())}
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
-            connection.connect(os.environ[ADDRESS])
+            connection.connect(os.environ.get(ADDRESS) or _Server.address())
             connection.sendall(json.dumps(request).encode() + b"\n")
             answer = connection.makefile("rb").readline()
         pid = json.loads(answer)["pid"]
@@ -98,14 +102,22 @@ class ForkedProvisioner(LocalProvisioner):
         return self.connection_info
 
 
-class ForkedKernelManager(AsyncKernelManager):
-    """The kernel manager nbgrader's ``Execute`` step is given inside :func:`forked_kernels`."""
+class _Forking:
+    """A kernel manager whose kernels the fork server starts (through :class:`ForkedProvisioner`)."""
 
-    async def _async_pre_start_kernel(self, **kw: Any):  # type: ignore[override]
+    async def _async_pre_start_kernel(self, **kw: Any):
         if self.provisioner is None:
             self.kernel_id = self.kernel_id or kw.pop("kernel_id", None) or os.urandom(16).hex()
             self.provisioner = ForkedProvisioner(kernel_id=self.kernel_id, kernel_spec=self.kernel_spec, parent=self)
         return await super()._async_pre_start_kernel(**kw)
+
+
+class ForkedKernelManager(_Forking, AsyncKernelManager):
+    """The kernel manager nbgrader's ``Execute`` step is given inside :func:`forked_kernels`."""
+
+
+class ForkedBlockingKernelManager(_Forking, KernelManager):
+    """The kernel manager nbval's kernels are started with in the test runs (``tests/conftest.py``)."""
 
 
 def _warm() -> None:
@@ -160,6 +172,7 @@ def _kernel(request: dict) -> None:
 
 def serve(address: str) -> None:
     """The fork server: import once, then fork one kernel per connection."""
+    ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # it ends with the test process, however that ends
     _warm()
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # kernels are reaped as they end
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as server:
@@ -178,30 +191,61 @@ def serve(address: str) -> None:
                 connection.sendall(json.dumps({"pid": pid}).encode() + b"\n")
 
 
+class _Server:
+    """This process's fork server, started on first use and killed when the process ends (a
+    process forked from this one leaves it alone)."""
+
+    _folder: Path | None = None
+    _process: subprocess.Popen | None = None
+
+    @classmethod
+    def folder(cls) -> Path:
+        """Its folder: its socket, and the nbgrader config that names the kernel manager."""
+        if cls._process is None or cls._process.poll() is not None:
+            cls._folder = Path(tempfile.mkdtemp(prefix="forked-kernels-"))
+            (cls._folder / "nbgrader_config.py").write_text(
+                f"import sys\nsys.path.insert(0, {str(ROOT)!r})\nfrom tests.warm_kernels import ForkedKernelManager\n\n"
+                "c.Execute.kernel_manager_class = ForkedKernelManager\n")
+            address = str(cls._folder / "server.sock")
+            cls._process = subprocess.Popen(
+                [sys.executable, "-c", f"from tests.warm_kernels import serve; serve({address!r})"],
+                cwd=ROOT, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, start_new_session=True)
+            assert cls._process.stdout.readline().strip() == b"ready", "no kernel server"
+        return cls._folder
+
+    @classmethod
+    def address(cls) -> str:
+        return str(cls.folder() / "server.sock")
+
+    @classmethod
+    def stop(cls) -> None:
+        if cls._process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(cls._process.pid, signal.SIGKILL)
+            cls._process.wait()
+            cls._process = None
+
+    @classmethod
+    def forget(cls) -> None:
+        cls._process = None
+
+
+atexit.register(_Server.stop)
+os.register_at_fork(after_in_child=_Server.forget)
+
+
 @contextlib.contextmanager
 def forked_kernels() -> Iterator[None]:
-    """nbgrader processes started inside use kernels forked from one warm server (started here)."""
-    folder = Path(tempfile.mkdtemp(prefix="forked-kernels-"))
-    address = str(folder / "server.sock")
-    (folder / "nbgrader_config.py").write_text(
-        f"import sys\nsys.path.insert(0, {str(ROOT)!r})\nfrom tests.warm_kernels import ForkedKernelManager\n\n"
-        "c.Execute.kernel_manager_class = ForkedKernelManager\n")
-    server = subprocess.Popen([sys.executable, "-c", f"from tests.warm_kernels import serve; serve({address!r})"],
-                              cwd=ROOT, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, start_new_session=True)
+    """nbgrader processes started inside use kernels forked from this process's warm server."""
+    folder = _Server.folder()
+    saved = {name: os.environ.get(name) for name in (ADDRESS, "JUPYTER_CONFIG_PATH")}
+    os.environ[ADDRESS] = str(folder / "server.sock")
+    os.environ["JUPYTER_CONFIG_PATH"] = os.pathsep.join(filter(None, [str(folder), saved["JUPYTER_CONFIG_PATH"]]))
     try:
-        assert server.stdout is not None and server.stdout.readline().strip() == b"ready", "no kernel server"
-        saved = {name: os.environ.get(name) for name in (ADDRESS, "JUPYTER_CONFIG_PATH")}
-        os.environ[ADDRESS] = address
-        os.environ["JUPYTER_CONFIG_PATH"] = os.pathsep.join(filter(None, [str(folder), saved["JUPYTER_CONFIG_PATH"]]))
-        try:
-            yield
-        finally:
-            for name, value in saved.items():
-                if value is None:
-                    os.environ.pop(name, None)
-                else:
-                    os.environ[name] = value
+        yield
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(server.pid, signal.SIGKILL)
-        server.wait()
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
