@@ -1,6 +1,7 @@
-"""Kernels for the tests' plain ``nbgrader autograde`` runs, forked from one process that has already
-imported what every chapter's setup cell imports first (torch, pytest, IPython, ipykernel, the
-course's checks) and the parts of torch the chapters' cells import later (``torch._dynamo``,
+"""Kernels for the tests' plain ``nbgrader autograde`` runs, nbval and JupyterLab, forked from one
+process that has already imported what every chapter's setup cell imports first (torch, pytest,
+IPython, ipykernel; not the course's package, which sets how the kernel shows errors when a cell
+imports it) and the parts of torch the chapters' cells import later (``torch._dynamo``,
 ``torch.func``, ``torch.distributed.fsdp``, …).
 
 A catalogue class runs each student's notebook in a fresh kernel; importing torch and the kernel
@@ -12,9 +13,10 @@ before the fork, so every student's kernel starts from the same state a fresh in
 after those imports. matplotlib is not imported before the fork: the kernel chooses its backend
 when it starts, as a fresh one does.
 
-:func:`forked_kernels` makes the nbgrader processes started inside it use these kernels (through a
-config folder on ``JUPYTER_CONFIG_PATH``, whose ``nbgrader_config.py`` names the kernel
-manager); nbval's kernels are started by :class:`ForkedBlockingKernelManager` (``tests/conftest.py``).
+:func:`forked_kernels` makes the nbgrader processes and Jupyter servers started inside it use these
+kernels (through a config folder on ``JUPYTER_CONFIG_PATH``, whose ``nbgrader_config.py`` and
+``jupyter_server_config.py`` name the kernel managers); nbval's kernels are started by
+:class:`ForkedBlockingKernelManager` (``tests/conftest.py``).
 One server serves a test process for its whole run: it holds nothing of any notebook.
 """
 
@@ -120,6 +122,18 @@ class ForkedBlockingKernelManager(_Forking, KernelManager):
     """The kernel manager nbval's kernels are started with in the test runs (``tests/conftest.py``)."""
 
 
+def __getattr__(name: str) -> type:
+    """``ForkedServerKernelManager``, a Jupyter server's, defined when its server asks for it (importing
+    Jupyter server in every test process that imports this module would cost each of them)."""
+    if name != "ForkedServerKernelManager":
+        raise AttributeError(name)
+    from jupyter_server.services.kernels.kernelmanager import ServerKernelManager
+
+    manager = type(name, (_Forking, ServerKernelManager), {"__module__": __name__})
+    globals()[name] = manager
+    return manager
+
+
 def _warm() -> None:
     # Besides what a setup cell imports, what the chapters' cells import on first use (about 1.5 s
     # together): the compiler's tracing and functionalization, the distributed wrappers,
@@ -137,9 +151,8 @@ def _warm() -> None:
     import torch.nn.functional  # noqa: F401
     import torch.nn.parallel  # noqa: F401
     import torch.utils.checkpoint  # noqa: F401
-
-    import autograder  # noqa: F401
-    import autograder.engine.observe  # noqa: F401
+    # Not the course's package: imported by a setup cell once IPython runs, it sets how the
+    # kernel shows errors (autograder.engine.tracebacks); imported here, it would find no shell.
 
 
 def _kernel(request: dict) -> None:
@@ -200,12 +213,16 @@ class _Server:
 
     @classmethod
     def folder(cls) -> Path:
-        """Its folder: its socket, and the nbgrader config that names the kernel manager."""
+        """Its folder: its socket, and the nbgrader and Jupyter server configs that name the kernel
+    managers."""
         if cls._process is None or cls._process.poll() is not None:
             cls._folder = Path(tempfile.mkdtemp(prefix="forked-kernels-"))
             (cls._folder / "nbgrader_config.py").write_text(
                 f"import sys\nsys.path.insert(0, {str(ROOT)!r})\nfrom tests.warm_kernels import ForkedKernelManager\n\n"
                 "c.Execute.kernel_manager_class = ForkedKernelManager\n")
+            (cls._folder / "jupyter_server_config.py").write_text(
+                f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n\n"
+                "c.MappingKernelManager.kernel_manager_class = 'tests.warm_kernels.ForkedServerKernelManager'\n")
             address = str(cls._folder / "server.sock")
             cls._process = subprocess.Popen(
                 [sys.executable, "-c", f"from tests.warm_kernels import serve; serve({address!r})"],
@@ -236,7 +253,8 @@ os.register_at_fork(after_in_child=_Server.forget)
 
 @contextlib.contextmanager
 def forked_kernels() -> Iterator[None]:
-    """nbgrader processes started inside use kernels forked from this process's warm server."""
+    """nbgrader processes and Jupyter servers started inside use kernels forked from this process's
+    warm server."""
     folder = _Server.folder()
     saved = {name: os.environ.get(name) for name in (ADDRESS, "JUPYTER_CONFIG_PATH")}
     os.environ[ADDRESS] = str(folder / "server.sock")

@@ -32,6 +32,7 @@ from autograder.engine.cases import exercises
 from autograder.pipeline.course import Course, is_answer_cell, is_test_cell, nbgrader_meta, read_notebook
 from autograder.pipeline.site.lab_markdown import DEFAULT_SITE_URL
 from tests.browser import screenshot, toc_pages, watched_page
+from tests.warm_kernels import forked_kernels
 
 pytestmark = [pytest.mark.browser, pytest.mark.nbgrader]
 
@@ -97,7 +98,8 @@ def lab(released_course, tmp_path_factory):
     if os.geteuid() == 0:  # CI runs as root
         command.append("--allow-root")
     log = (tmp_path / "lab.log").open("w")
-    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
+    with forked_kernels():  # its kernels forked from the warm server, as nbval's: torch imported once
+        env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
     # Started in its folder: the checkout's nbgrader_config.py would make it the course root.
     server = subprocess.Popen(
         command, cwd=root, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
