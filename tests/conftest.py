@@ -29,18 +29,6 @@ LONGEST_FIRST = (
 )
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    """nbval's kernels forked from the warm kernel server (``tests/warm_kernels.py``), as the plain
-    nbgrader runs' are: each chapter's notebook then runs from the state a fresh kernel reaches
-    after importing torch, not paying for that import again (nbval starts one kernel per notebook)."""
-    if config.getoption("nbval", default=False):
-        import nbval.kernel
-
-        from tests.warm_kernels import ForkedBlockingKernelManager
-
-        nbval.kernel.KernelManager = ForkedBlockingKernelManager
-
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The longest files first, every other test in the order it was collected."""
     def rank(item: pytest.Item) -> int:

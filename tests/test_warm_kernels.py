@@ -4,14 +4,13 @@ warm server, started where and as jupyter_client asked, and otherwise what a fre
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from tests.warm_kernels import ADDRESS, ForkedBlockingKernelManager, ForkedKernelManager, forked_kernels
+from tests.warm_kernels import ForkedKernelManager, forked_kernels
 
 PROBE = """
 import json, os, random, sys
@@ -55,21 +54,3 @@ def test_a_forked_kernel_starts_as_a_fresh_one_does(marked: Path) -> None:
     assert forked["cwd"] == str(marked) and forked["marker"] == "asked-for"
     assert forked["draw"] != again["draw"]  # random is seeded afresh in each kernel
 
-
-def test_nbvals_kernels_come_from_the_same_server_where_nbval_asks(monkeypatch, tmp_path: Path) -> None:
-    """nbval starts its kernels through ``nbval.kernel.KernelManager`` (``tests/conftest.py`` sets
-    it): forked by the server the nbgrader runs use, in the folder nbval asks for."""
-    import nbval.kernel
-
-    monkeypatch.setattr(nbval.kernel, "KernelManager", ForkedBlockingKernelManager)
-    with forked_kernels():
-        server = os.environ[ADDRESS]
-    kernel = nbval.kernel.RunningKernel(nbval.kernel.CURRENT_ENV_KERNEL_NAME, cwd=str(tmp_path))
-    try:
-        pid = kernel.km.provisioner.pid
-        status = Path(f"/proc/{pid}/status").read_text()
-        parent = int(next(line.split()[1] for line in status.splitlines() if line.startswith("PPid:")))
-        assert Path(f"/proc/{parent}/cmdline").read_bytes().split(b"\0")[2].endswith(f"serve({server!r})".encode())
-        assert os.readlink(f"/proc/{pid}/cwd") == str(tmp_path)
-    finally:
-        kernel.stop()

@@ -1,4 +1,4 @@
-"""Kernels for the tests' plain ``nbgrader autograde`` runs, nbval and JupyterLab, forked from one
+"""Kernels for the tests' plain ``nbgrader autograde`` runs and JupyterLab, forked from one
 process that has already imported what every chapter's setup cell imports first (torch, pytest,
 IPython, ipykernel; not the course's package, which sets how the kernel shows errors when a cell
 imports it) and the parts of torch the chapters' cells import later (``torch._dynamo``,
@@ -15,8 +15,9 @@ when it starts, as a fresh one does.
 
 :func:`forked_kernels` makes the nbgrader processes and Jupyter servers started inside it use these
 kernels (through a config folder on ``JUPYTER_CONFIG_PATH``, whose ``nbgrader_config.py`` and
-``jupyter_server_config.py`` name the kernel managers); nbval's kernels are started by
-:class:`ForkedBlockingKernelManager` (``tests/conftest.py``).
+``jupyter_server_config.py`` name the kernel managers). nbval keeps fresh kernels: it checks what
+a learner's kernel prints, and a forked kernel can print otherwise (in Chapter 7, the first frame
+of a forward call that anomaly mode shows differed).
 One server serves a test process for its whole run: it holds nothing of any notebook.
 """
 
@@ -37,7 +38,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from jupyter_client.manager import AsyncKernelManager, KernelManager
+from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning.local_provisioner import LocalProvisioner
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,7 +95,7 @@ class ForkedProvisioner(LocalProvisioner):
         request = {"argv": cmd, "env": dict(kwargs.get("env") or os.environ),
                    "cwd": str(kwargs.get("cwd") or os.getcwd())}
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
-            connection.connect(os.environ.get(ADDRESS) or _Server.address())
+            connection.connect(os.environ[ADDRESS])
             connection.sendall(json.dumps(request).encode() + b"\n")
             answer = connection.makefile("rb").readline()
         pid = json.loads(answer)["pid"]
@@ -116,10 +117,6 @@ class _Forking:
 
 class ForkedKernelManager(_Forking, AsyncKernelManager):
     """The kernel manager nbgrader's ``Execute`` step is given inside :func:`forked_kernels`."""
-
-
-class ForkedBlockingKernelManager(_Forking, KernelManager):
-    """The kernel manager nbval's kernels are started with in the test runs (``tests/conftest.py``)."""
 
 
 def __getattr__(name: str) -> type:
