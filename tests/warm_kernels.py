@@ -211,7 +211,7 @@ class _Server:
     @classmethod
     def folder(cls) -> Path:
         """Its folder: its socket, and the nbgrader and Jupyter server configs that name the kernel
-    managers."""
+        managers."""
         if cls._process is None or cls._process.poll() is not None:
             cls._folder = Path(tempfile.mkdtemp(prefix="forked-kernels-"))
             (cls._folder / "nbgrader_config.py").write_text(
@@ -226,10 +226,6 @@ class _Server:
                 cwd=ROOT, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, start_new_session=True)
             assert cls._process.stdout.readline().strip() == b"ready", "no kernel server"
         return cls._folder
-
-    @classmethod
-    def address(cls) -> str:
-        return str(cls.folder() / "server.sock")
 
     @classmethod
     def stop(cls) -> None:
