@@ -14,6 +14,9 @@
   ``.ipynb`` button downloads it (``download`` attribute) and the ``notebook-downloads``
   directive lists them all with the zip of all of them and the learner's wheel of the checks.
 - A collapsed cell's toggle (instructor edition) is named by the text it shows.
+- The widget manager (``require.js`` and ``embed-amd.js``, 4.5 MB) loads only on pages that show a
+  widget: on the others it cost more than all of the rest of the page to parse (it was twice the
+  browser's work for opening a page of prose).
 """
 
 from __future__ import annotations
@@ -121,6 +124,20 @@ def drop_duplicate_scripts(app: Any, pagename: str, templatename: str, context: 
     scripts[:] = unique
 
 
+# The scripts that render embedded widgets (_config.yml's, as the builder names them), and what
+# marks a widget's view.
+WIDGET_SCRIPTS = ("_static/require.js", "_static/widgets/bridge.js", "_static/widgets/embed-amd.js")
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def widgets_only_where_shown(app: Any, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
+    """Leave the widget manager out of a page that shows no widget."""
+    scripts = context.get("script_files")
+    if not scripts or WIDGET_VIEW in context.get("body", ""):
+        return
+    scripts[:] = [script for script in scripts if str(getattr(script, "filename", script) or "") not in WIDGET_SCRIPTS]
+
+
 def add_site_css(app: Any, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
     """Add the site's few style rules to the page's head."""
     context["metatags"] = context.get("metatags", "") + SITE_CSS
@@ -219,6 +236,7 @@ def setup(app: Any) -> dict:
     # Run after the extensions that add scripts and header buttons per page.
     app.connect("html-page-context", drop_duplicate_scripts, priority=900)
     app.connect("html-page-context", point_notebook_button, priority=900)
+    app.connect("html-page-context", widgets_only_where_shown, priority=900)
     app.connect("html-page-context", add_site_css)
     app.connect("builder-inited", override_templates)
     app.connect("build-finished", finish_pages)

@@ -86,6 +86,18 @@ def test_widget_state_is_embedded_and_scripts_are_local(site):
         assert (html / "_static" / script).is_file()
 
 
+def test_only_a_page_that_shows_a_widget_loads_the_widget_manager(site):
+    _, html = site
+    with_widgets = [page.relative_to(html).as_posix() for page in html.rglob("*.html")
+                    if "application/vnd.jupyter.widget-view+json" in page.read_text()]
+    loading = [page.relative_to(html).as_posix() for page in html.rglob("*.html")
+               if "_static/widgets/embed-amd.js" in page.read_text()]
+    assert with_widgets == ["chapters/views.html"]
+    assert loading == with_widgets
+    prose = (html / "book" / "glossary.html").read_text()
+    assert "_static/require.js" not in prose and "_static/widgets/bridge.js" not in prose
+
+
 def test_no_solution_or_hidden_test_in_the_site(site):
     course, html = site
     secrets = secret_lines(course.source_notebook("views"), course.release_notebook("views"))
