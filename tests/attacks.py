@@ -166,6 +166,7 @@ except Exception:
 '''
 
 REWRITER = REBINDER + r'''
+import os as _os
 import autograder.chapters as _chapters
 import autograder.engine as _engine
 for _package in (_chapters, _engine):
@@ -182,6 +183,12 @@ for _package in (_chapters, _engine):
                     setattr(_module, _name, lambda *a, **kw: True)
                 except Exception:
                     pass
+_ON_DISK = {}
+def _is_answers(code):
+    # The answer's code was compiled from a cell (or a string): it is no file on disk.
+    if code.co_filename not in _ON_DISK:
+        _ON_DISK[code.co_filename] = _os.path.isfile(code.co_filename)
+    return not _ON_DISK[code.co_filename]
 def _overwrite_facts(frame):
     while frame is not None:
         for _key, _value in list(frame.f_locals.items()):
@@ -190,7 +197,9 @@ def _overwrite_facts(frame):
                     if isinstance(_value[_k], bool):
                         _value[_k] = True
         frame = frame.f_back
-_sys.setprofile(lambda frame, event, arg: _overwrite_facts(frame) if event == "return" else None)
+# Each time a function of the answer returns to its caller, every frame above it.
+_sys.setprofile(lambda frame, event, arg: _overwrite_facts(frame) if event == "return" and _is_answers(frame.f_code)
+                else None)
 '''
 
 ATTACKS = {"reader": READER, "forger": FORGER, "filter": FILTER, "publisher": PUBLISHER, "rewriter": REWRITER}
