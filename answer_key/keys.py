@@ -10,8 +10,9 @@ learner's answer would report in their place.
 from __future__ import annotations
 
 import importlib
+from collections import OrderedDict
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
 from autograder.engine import codec
@@ -80,24 +81,38 @@ def key_of(exercise: Exercise) -> Key:
     return _KEYS[exercise.grade_id]
 
 
-def cell_key(exercise: Exercise, hidden: bool, seed: int | None) -> CellKey:
-    """The key of every visible (or hidden) check of an exercise, for the inputs ``seed`` draws."""
+def cell_key(exercise: Exercise, hidden: bool, seed: int | None, models: bool = True) -> CellKey:
+    """The key of every visible (or hidden) check of an exercise, for the inputs ``seed`` draws.
+
+    With ``models=False`` the key may hold the reference's results only: enough to decide which
+    checks pass, not to name a mistake (a key computed with the models serves too)."""
     if seed is None or seed == VISIBLE_SEED:
         if not hidden:
             return _visible_cell_key(exercise.grade_id)
     if seed is None:
-        return _cell_key(exercise, hidden, seed)
-    return _seeded_cell_key(exercise.grade_id, hidden, seed)
+        return _cell_key(exercise, hidden, seed, models)
+    return _seeded_cell_key(exercise.grade_id, hidden, seed, models)
 
 
-@lru_cache(maxsize=64)
-def _seeded_cell_key(grade_id: str, hidden: bool, seed: int) -> CellKey:
-    """A run's key for one seed, computed once per process: every answer graded with that seed is
-    judged against the same key (keys are data, and judging never changes them), and a key whose
-    reference runs on real ranks costs seconds."""
+# A run's keys by (grade id, hidden, seed): whether each holds the models, and the key.
+_SEEDED: OrderedDict[tuple[str, bool, int], tuple[bool, CellKey]] = OrderedDict()
+_SEEDED_KEPT = 64
+
+
+def _seeded_cell_key(grade_id: str, hidden: bool, seed: int, models: bool) -> CellKey:
+    """A run's key for one seed, computed once per process (the last :data:`_SEEDED_KEPT` kept):
+    every answer graded with that seed is judged against the same key (keys are data, and judging
+    never changes them), and a key whose reference runs on real ranks costs seconds."""
     from autograder.engine.cases import lookup
 
-    return _cell_key(lookup(grade_id), hidden, seed)
+    which = (grade_id, hidden, seed)
+    found = _SEEDED.get(which)
+    if found is None or (models and not found[0]):
+        found = _SEEDED[which] = (models, _cell_key(lookup(grade_id), hidden, seed, models))
+    _SEEDED.move_to_end(which)
+    while len(_SEEDED) > _SEEDED_KEPT:
+        _SEEDED.popitem(last=False)
+    return found[1]
 
 
 @cache
@@ -107,12 +122,12 @@ def _visible_cell_key(grade_id: str) -> CellKey:
     return _cell_key(lookup(grade_id), False, None)
 
 
-def _cell_key(exercise: Exercise, hidden: bool, seed: int | None) -> CellKey:
+def _cell_key(exercise: Exercise, hidden: bool, seed: int | None, models: bool = True) -> CellKey:
     known = key_of(exercise)
     seeds = seeds_for(exercise, hidden, seed)
 
     def every_case_key() -> CellKey:
-        return {case.name: case_key(case, known, seeds[case.name]) for case in exercise.selected(hidden)}
+        return {case.name: case_key(case, known, seeds[case.name], models) for case in exercise.selected(hidden)}
 
     with as_observed():  # the numerics the answer's observation runs with
         if not exercise.on_ranks:
@@ -121,8 +136,8 @@ def _cell_key(exercise: Exercise, hidden: bool, seed: int | None) -> CellKey:
             return every_case_key()
 
 
-def case_key(case: Case, known: Key, seeds: list[int]) -> CaseKey:
-    """One check's key: the reference's and every model's result on each input it runs on."""
+def case_key(case: Case, known: Key, seeds: list[int], models: bool = True) -> CaseKey:
+    """One check's key: the reference's and (``models``) every model's result on each input it runs on."""
     points, says = [], {}
     values = _values(known.reference) if known.values else None
     for seed in seeds:
@@ -131,7 +146,7 @@ def case_key(case: Case, known: Key, seeds: list[int]) -> CaseKey:
             point = PointKey(shown, measure(inputs), Seen())
             if case.form is None:
                 point.expected = _expected(case, known, values, inputs)
-                for model in known.models:
+                for model in known.models if models else ():
                     predicted = _predicted(case, model, inputs)
                     if predicted is not None:
                         point.models[model.name] = predicted

@@ -3,15 +3,22 @@
 Every entry of a value answer is judged when graded (its visible cell takes each entry's form only,
 for no points): within that cell no two mistakes predict the same results, or the cell could not
 tell which one it saw.
+
+A check that passes is judged against the reference's results alone: the same results the
+reference gives beside the models.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from answer_key.keys import Key, Model, key_of
+from answer_key.keys import Key, Model, _cell_key, key_of
 from autograder.engine.cases import exercises, lookup
+from autograder.engine.values import equal
 from autograder.pipeline.course import Course
+
+# A grading run's seed (any would do).
+SEED = 4242
 
 VALUE_KEYS = sorted(grade_id for assignment in Course().chapters()
                     for grade_id, exercise in exercises(assignment).items() if key_of(exercise).values)
@@ -51,3 +58,28 @@ def test_no_two_mistakes_predict_the_same_results_in_a_cell(grade_id: str) -> No
             if results:
                 assert told.setdefault(results, model.name) == model.name, (
                     f"{grade_id}: {told[results]} and {model.name} predict {results} alike")
+
+
+def _expected_results(key) -> list[tuple]:
+    return [(name, point.shown, point.expected) for name, case in key.items() for point in case.points]
+
+
+@pytest.mark.parametrize("grade_id", sorted(grade_id for assignment in Course().chapters()
+                                            for grade_id in exercises(assignment)))
+def test_the_reference_alone_gives_what_it_gives_beside_the_models(grade_id: str) -> None:
+    """A learner's check that passes is judged against the reference's results alone (the models
+    run only to explain a failure): those must be the results it gives when the models run
+    between its inputs, whatever state a model leaves behind."""
+    exercise = lookup(grade_id)
+    predicted = False
+    for hidden in (False, True):
+        alone = _cell_key(exercise, hidden, SEED, models=False)
+        beside = _cell_key(exercise, hidden, SEED)
+        assert not any(point.models for case in alone.values() for point in case.points)
+        predicted |= any(point.models for case in beside.values() for point in case.points)
+        for (name, shown, found), (_, shown_beside, expected) in zip(
+                _expected_results(alone), _expected_results(beside), strict=True):
+            assert shown == shown_beside, (name, shown, shown_beside)
+            assert (found.raised, found.unanswered) == (expected.raised, expected.unanswered), (name, shown)
+            assert equal(found.value, expected.value), (name, shown, found.value, expected.value)
+    assert predicted == bool(key_of(exercise).models)
