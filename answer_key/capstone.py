@@ -295,6 +295,12 @@ def _version_counter_only() -> None:
     torch.testing.assert_close(fixed(), _intended())  # noqa: F821
 
 
+def _operation_only() -> None:
+    with pytest.raises(RuntimeError, match="output 0 of Tanh"):
+        broken()  # noqa: F821
+    torch.testing.assert_close(fixed(), _intended())  # noqa: F821
+
+
 def _type_only() -> None:
     with pytest.raises(RuntimeError, match=re.escape(EXPECTED)):
         broken()  # noqa: F821
@@ -317,6 +323,8 @@ key("capstone-regression-test", test_regression, models=[
     Model("type-only", _type_only, "a tensor of the right shape from fixed() were the right gradient."),
     Model("any-runtime-error", _any_runtime_error, "any RuntimeError from broken() were the fragment's failure."),
     Model("any-version-error", _version_counter_only, "every version-counter error were the fragment's."),
+    Model("operation-only", _operation_only,
+          "the operation named in the message were the whole fingerprint, whatever the versions it gives."),
     # Failing on the correct pairs, it fails on everything the grader runs it on, as a test that
     # always fails does: the results say only that.
     Model("fails-on-correct-pairs", _fails_on_correct_pairs,
@@ -443,6 +451,13 @@ def broken():
     gate = (x @ w).sigmoid()
     gate[:, 4:].mul_(100)
     gate.sum().backward()
+''',
+    "broken-another-version": _READS + _FIXED_ONE + '''
+def broken():
+    w, x = capstone_inputs()
+    hidden = (x @ w).tanh()
+    hidden[:, 4:].mul_(10).mul_(10)
+    hidden.sum().backward()
 ''',
     "fixed-through-data": _READS + _BROKEN_ONE + '''
 def fixed():

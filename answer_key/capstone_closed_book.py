@@ -243,6 +243,14 @@ def broken():
     e.detach().clamp_(min=0.0)
     e.sum().backward()
 ''',
+    "broken-another-version": _READS + _FIXED_ONE + '''
+def broken():
+    w, x = closed_book_inputs()
+    scores = x @ w + 0.1
+    loss = scores.pow(2).sum()
+    scores.detach().clamp_(min=0.0).clamp_(max=10.0)
+    loss.backward()
+''',
     # The mutant is the silenced repair the key already models as a learner's mistake.
     "fixed-through-data": _READS + _BROKEN_ONE + "\n"
     + inspect.getsource(_fixed_through_data).replace("def _fixed_through_data", "def fixed", 1),

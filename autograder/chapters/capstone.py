@@ -402,6 +402,7 @@ MUTANTS = {
     "broken-no-longer-raises": "test_regression() when broken() no longer raises",
     "broken-raises-another-error": "test_regression() when broken() raises another error",
     "broken-another-tensor": "test_regression() when broken() fails on another tensor",
+    "broken-another-version": "test_regression() when broken() fails on the same tensor at another version",
     "fixed-through-data": "test_regression() when fixed() silences the write through .data",
 }
 CORRECT = ("correct-one", "correct-two")
