@@ -107,8 +107,11 @@ def _seeded_cell_key(grade_id: str, hidden: bool, seed: int, models: bool) -> Ce
 
     which = (grade_id, hidden, seed)
     found = _SEEDED.get(which)
-    if found is None or (models and not found[0]):
+    if found is None:
         found = _SEEDED[which] = (models, _cell_key(lookup(grade_id), hidden, seed, models))
+    elif models and not found[0]:  # the reference's results are kept: only the models run
+        found = _SEEDED[which] = (True, _with_models(found[1], _cell_key(lookup(grade_id), hidden, seed,
+                                                                          reference=False)))
     _SEEDED.move_to_end(which)
     while len(_SEEDED) > _SEEDED_KEPT:
         _SEEDED.popitem(last=False)
@@ -122,12 +125,21 @@ def _visible_cell_key(grade_id: str) -> CellKey:
     return _cell_key(lookup(grade_id), False, None)
 
 
-def _cell_key(exercise: Exercise, hidden: bool, seed: int | None, models: bool = True) -> CellKey:
+def _with_models(key: CellKey, predicted: CellKey) -> CellKey:
+    """A key of the reference's results with the models' predictions of another, point by point."""
+    return {name: CaseKey([PointKey(point.shown, point.measure, point.expected, guess.models)
+                           for point, guess in zip(case.points, predicted[name].points, strict=True)],
+                          predicted[name].says) for name, case in key.items()}
+
+
+def _cell_key(exercise: Exercise, hidden: bool, seed: int | None, models: bool = True,
+              reference: bool = True) -> CellKey:
     known = key_of(exercise)
     seeds = seeds_for(exercise, hidden, seed)
 
     def every_case_key() -> CellKey:
-        return {case.name: case_key(case, known, seeds[case.name], models) for case in exercise.selected(hidden)}
+        return {case.name: case_key(case, known, seeds[case.name], models, reference)
+                for case in exercise.selected(hidden)}
 
     with as_observed():  # the numerics the answer's observation runs with
         if not exercise.on_ranks:
@@ -136,16 +148,18 @@ def _cell_key(exercise: Exercise, hidden: bool, seed: int | None, models: bool =
             return every_case_key()
 
 
-def case_key(case: Case, known: Key, seeds: list[int], models: bool = True) -> CaseKey:
-    """One check's key: the reference's and (``models``) every model's result on each input it runs on."""
+def case_key(case: Case, known: Key, seeds: list[int], models: bool = True, reference: bool = True) -> CaseKey:
+    """One check's key: the reference's (``reference``) and every model's (``models``) result on
+    each input it runs on."""
     points, says = [], {}
-    values = _values(known.reference) if known.values else None
+    values = _values(known.reference) if known.values and reference else None
     for seed in seeds:
         for inputs in case.draws(seed):
             shown = case.show(inputs) if case.show is not None else show_inputs(inputs)
             point = PointKey(shown, measure(inputs), Seen())
             if case.form is None:
-                point.expected = _expected(case, known, values, inputs)
+                if reference:
+                    point.expected = _expected(case, known, values, inputs)
                 for model in known.models if models else ():
                     predicted = _predicted(case, model, inputs)
                     if predicted is not None:

@@ -4,8 +4,8 @@ Every entry of a value answer is judged when graded (its visible cell takes each
 for no points): within that cell no two mistakes predict the same results, or the cell could not
 tell which one it saw.
 
-A check that passes is judged against the reference's results alone: the same results the
-reference gives beside the models.
+A check that passes is judged against the reference's results alone, and the models run only to
+explain a failure: each gives alone what it gives beside the other.
 """
 
 from __future__ import annotations
@@ -66,17 +66,26 @@ def _expected_results(key) -> list[tuple]:
 
 @pytest.mark.parametrize("grade_id", sorted(grade_id for assignment in Course().chapters()
                                             for grade_id in exercises(assignment)))
-def test_the_reference_alone_gives_what_it_gives_beside_the_models(grade_id: str) -> None:
-    """A learner's check that passes is judged against the reference's results alone (the models
-    run only to explain a failure): those must be the results it gives when the models run
-    between its inputs, whatever state a model leaves behind."""
+def test_the_reference_and_the_models_alone_give_what_they_give_together(grade_id: str) -> None:
+    """A learner's check that passes is judged against the reference's results alone, and the
+    models run only to explain a failure, beside the reference's results kept: each must give
+    what it gives when the other runs between its inputs, whatever state either leaves behind."""
     exercise = lookup(grade_id)
     predicted = False
     for hidden in (False, True):
         alone = _cell_key(exercise, hidden, SEED, models=False)
         beside = _cell_key(exercise, hidden, SEED)
+        models_alone = _cell_key(exercise, hidden, SEED, reference=False)
         assert not any(point.models for case in alone.values() for point in case.points)
         predicted |= any(point.models for case in beside.values() for point in case.points)
+        for name, case in beside.items():
+            assert models_alone[name].says == case.says, name
+            for point, guess in zip(case.points, models_alone[name].points, strict=True):
+                assert point.models.keys() == guess.models.keys(), (name, point.shown)
+                for model, seen in point.models.items():
+                    assert (seen.raised, seen.unanswered) == (guess.models[model].raised,
+                                                              guess.models[model].unanswered), (name, model)
+                    assert equal(seen.value, guess.models[model].value), (name, model, point.shown)
         for (name, shown, found), (_, shown_beside, expected) in zip(
                 _expected_results(alone), _expected_results(beside), strict=True):
             assert shown == shown_beside, (name, shown, shown_beside)
