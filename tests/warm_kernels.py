@@ -16,8 +16,9 @@ when it starts, as a fresh one does.
 :func:`forked_kernels` makes the nbgrader processes and Jupyter servers started inside it use these
 kernels (through a config folder on ``JUPYTER_CONFIG_PATH``, whose ``nbgrader_config.py`` and
 ``jupyter_server_config.py`` name the kernel managers). nbval keeps fresh kernels: it checks what
-a learner's kernel prints, and a forked kernel can print otherwise (in Chapter 7, the first frame
-of a forward call that anomaly mode shows differed).
+a learner's kernel prints, and a forked kernel's stack is not a fresh one's (the server runs under
+``python -c``, whose ``<string>`` frame sits below every cell's: a traceback of a forward call
+that anomaly mode shows holds one frame more).
 One server serves a test process for its whole run: it holds nothing of any notebook.
 """
 
