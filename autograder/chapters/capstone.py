@@ -123,12 +123,14 @@ def fixed_driver(inputs_name: str, sink_name: str, calls: int = 1) -> Callable[.
 def failure_driver(providers: tuple[Callable[..., Any], ...], *,
                    _witnessed: Callable[..., dict] = witnessed_failure) -> Callable[..., dict]:
     """A driver for ``broken()``: what it raised and the evidence of where from. (Its helpers are
-    bound when this module is imported: rebinding the modules' names later changes nothing.)"""
+    bound when this module is imported: rebinding the modules' names later changes nothing.) An
+    error raised by hand differs from the reference first in the fact that says so."""
 
     def observe(broken: Callable[[], Any]) -> dict[str, Any]:
         found = _witnessed(broken, providers)
         return {name: found[name] for name in
-                ("raised", "raised by a backward it called", "a saved tensor is stale with that message")}
+                ("raised by a raise statement of its own", "raised", "raised by a backward it called",
+                 "a saved tensor is stale with that message")}
 
     return observe
 

@@ -2,7 +2,9 @@
 ``inplace-reproduce`` is checked.
 
 The learner reproduces the chapter's sequence as four functions. The drivers report only what
-torch's mechanism left behind (:mod:`autograder.engine.witness`), never whether it is right:
+torch's mechanism left behind (:mod:`autograder.engine.witness`), never whether it is right; each
+report of an error begins with whether a ``raise`` statement of the answer's own raised it (an
+error written by hand, whatever its words):
 
 * ``leaf_refusal``: the error it let through, and the tensor of the torch call that raised that
   very exception object (a leaf that requires grad, holding ``x0``'s values);
@@ -34,6 +36,7 @@ from autograder.engine.cases import exercise
 from autograder.engine.codec import type_name
 from autograder.engine.draw import Draw
 from autograder.engine.elementwise import CUSTOM, SAVE_INPUT, SAVE_OUTPUT
+from autograder.engine.reduction import raised_by_its_own_statement
 from autograder.engine.witness import Kept, Recorded, Witness, describe, error_of, holds_values, left_alone, read_saved
 
 FUNCTIONS = ("leaf_refusal", "stale_save", "sigmoid_stale", "grad_after_repair")
@@ -84,6 +87,7 @@ def report_leaf(function: Callable[..., Any], x0: torch.Tensor) -> dict[str, Any
     with facts.untouched():
         same_shape = facts.is_tensor(on) and facts.shape(on) == facts.shape(kept.values)
     return {
+        "raised by a raise statement of its own": err is not None and raised_by_its_own_statement(function, err),
         "raised": error_of(err) if err is not None else None,
         "torch raised it in a call on": describe(on) if err is not None and on is not None else None,
         "that tensor held x0": holds_values(on, kept.values) if same_shape else None,
@@ -100,6 +104,7 @@ def report_stale(function: Callable[..., Any], x0: torch.Tensor, name: str) -> d
     _result, err = _call(function, x0, f)
     first = applied[0] if applied else None
     return {
+        "raised by a raise statement of its own": err is not None and raised_by_its_own_statement(function, err),
         "raised": error_of(err) if err is not None else None,
         "f applied to": describe(first.input) if first else "f not applied",
         "f's input held x0": first.holds(kept.values) if first else None,
@@ -120,6 +125,7 @@ def report_sigmoid(function: Callable[..., Any], x0: torch.Tensor) -> dict[str, 
         _result, err = _call(function, x0)
     first = applied[0] if applied else None
     return {
+        "raised by a raise statement of its own": err is not None and raised_by_its_own_statement(function, err),
         "raised": error_of(err) if err is not None else None,
         "sigmoid applied to": describe(first.input) if first else "no sigmoid seen",
         "sigmoid's input held x0": first.holds(kept.values) if first else None,

@@ -12,7 +12,8 @@ Tools the chapter's cells call:
 What the checks observe (facts, never a verdict): what a function raised, as data; whether that
 error left a ``backward`` (or ``autograd.grad``) that the function itself called, and whether a
 saved tensor of the graph it built is stale with that very message — evidence that only the
-version-counter mechanism produces (:class:`Witness`); whether an in-place write of its own
+version-counter mechanism produces (:class:`Witness`); whether a ``raise`` statement of its own
+raised it (:func:`raised_by_its_own_statement`: an error written by hand); whether an in-place write of its own
 reached a tensor of the graph through an alias (a view, an indexed assignment's included, or a
 ``detach()``); how many of its one-statement deletions still raise what it raises; and which
 functions other than itself (and the chapter's providers of data) made torch calls while it ran.
@@ -244,6 +245,24 @@ def _codes(code: types.CodeType) -> set[types.CodeType]:
     return found
 
 
+_RAISE = dis.opmap["RAISE_VARARGS"]
+
+
+def raised_by_its_own_statement(function: Callable[..., Any], err: BaseException) -> bool:
+    """Whether ``err`` was raised by a ``raise`` statement of ``function``'s own code (or code nested
+    in it) rather than by anything it called: an error written by hand. Read off the innermost entry
+    of the error's traceback: the instruction it stopped at is a ``raise`` (an error torch raises
+    stops its caller at a call)."""
+    code = getattr(function, "__code__", None)
+    entry = err.__traceback__
+    if not isinstance(code, types.CodeType) or entry is None:
+        return False
+    while entry.tb_next is not None:
+        entry = entry.tb_next
+    raising = entry.tb_frame.f_code
+    return raising in _codes(code) and raising.co_code[entry.tb_lasti] == _RAISE
+
+
 def _tensors(value: Any) -> Iterator[torch.Tensor]:
     if isinstance(value, torch.Tensor):
         yield value
@@ -380,6 +399,7 @@ def witnessed_failure(function: Callable[[], Any], providers: Iterable[Callable[
     """Run ``function()`` watched; report what it raised and the evidence of where from.
 
     Returns:
+        ``raised by a raise statement of its own``: :func:`raised_by_its_own_statement`;
         ``raised``: ``[type name, message]`` or None; ``raised by a backward it called``: the
         error left a call of ``backward`` (or ``autograd.grad``) made by the function's own
         statements, with its message unchanged since; ``a saved tensor is stale with that
@@ -404,7 +424,9 @@ def witnessed_failure(function: Callable[[], Any], providers: Iterable[Callable[
     by_backward = error is not None and any(
         err is error and message == raised[1] and mine for err, message, mine in witness.escaped)
     stale = error is not None and raised[1] in witness.stale_messages()
-    return {"raised": raised, "raised by a backward it called": by_backward,
+    by_hand = error is not None and raised_by_its_own_statement(function, error)
+    return {"raised by a raise statement of its own": by_hand,
+            "raised": raised, "raised by a backward it called": by_backward,
             "a saved tensor is stale with that message": stale,
             "written through an alias": witness.through_alias,
             "torch calls made by other functions": sorted(witness.outside)}

@@ -23,7 +23,7 @@ from autograder.engine.reduction import (
 from autograder.engine.trials import compiled, piece
 from autograder.pipeline.course import Course, nbgrader_meta, read_notebook
 from tests.cases import ChapterCases
-from tests.catalog.capstone import BROKEN_NOT_MINIMAL, EXPLOITS, MESSAGE, RIGHT, TEST, TEST_NOTHING
+from tests.catalog.capstone import BROKEN_NOT_MINIMAL, EXPLOITS, FIXED, MESSAGE, RIGHT, TEST, TEST_NOTHING
 from tests.grading import run_cell_source
 
 
@@ -99,6 +99,40 @@ def test_autograd_grad_counts_as_a_backward():
 
     found = witnessed_failure(through_grad, PROVIDERS)
     assert found["raised by a backward it called"] and found["a saved tensor is stale with that message"]
+
+
+HAND_RAISED = {  # how broken() might write the fragment's error itself
+    "the whole message": f"raise RuntimeError({MESSAGE!r})",
+    "the message up to Hint": f"raise RuntimeError({MESSAGE.split(' Hint:')[0]!r})",
+    "from a caught error": "try:\n        1 / 0\n    except ZeroDivisionError as err:\n"
+                           f"        raise RuntimeError({MESSAGE!r}) from err",
+}
+RAISED_BY_TORCH = {  # broken() whose error torch raises: in its C++ code, or in a raise of its own Python code
+    "the leaf's refusal": "w, x = capstone_inputs()\n    w.mul_(2)",
+    "a backward's stale save": "w, x = capstone_inputs()\n    hidden = (x @ w).tanh()\n    hidden.mul_(2)\n"
+                               "    hidden.sum().backward()",
+    "a non-scalar root": "w, x = capstone_inputs()\n    torch.autograd.grad(x @ w, w)",
+    "an error caught and raised again": "w, x = capstone_inputs()\n    try:\n        w.mul_(2)\n"
+                                        "    except RuntimeError as err:\n        raise err",
+}
+
+
+@pytest.mark.parametrize("body", [*HAND_RAISED.values(), *RAISED_BY_TORCH.values()],
+                         ids=[*HAND_RAISED, *RAISED_BY_TORCH])
+def test_an_error_raised_by_hand_is_told_apart_from_one_torch_raised(body):
+    found = witnessed_failure(_defined(f"def broken():\n    {body}\n"), PROVIDERS)
+    assert found["raised"] is not None
+    assert found["raised by a raise statement of its own"] == (body in HAND_RAISED.values())
+
+
+def test_the_message_says_an_error_was_raised_by_hand_whatever_its_words():
+    """An error written by hand differs from the reference first in the fact that says so, even
+    when its words are not the fragment's (no model could match every text)."""
+    cases = TestCapstoneCases()
+    source = f"def broken():\n    {HAND_RAISED['the message up to Hint']}\n" + FIXED
+    _visible, decided = cases.verdicts("capstone-regression", cases.answer("capstone-regression", "by-hand", source))
+    first = decided.failures[0].line
+    assert "yours {'raised by a raise statement of its own': True" in first, first
 
 
 def test_a_helper_that_makes_the_failure_is_named_and_vouches_for_nothing():
