@@ -13,7 +13,7 @@ from typing import Any
 import torch
 
 from answer_key.keys import Model, key
-from autograder.chapters.views import MORE_EXPRESSIONS
+from autograder.chapters.views import CLASSIFY_OPERATIONS, MORE_EXPRESSIONS
 from autograder.engine.bare import Layout
 from autograder.engine.layouts import as_tensor
 
@@ -58,18 +58,9 @@ key("views-strides", _strides, values=True, models=[
 ])
 
 # --------------------------------------------------------------------------- views-classify
-PROBES = {
-    "transpose": lambda t: t.transpose(0, 1),
-    "basic_slice": lambda t: t[1:, ::2],
-    "advanced_index": lambda t: t[[0, 1]],
-    "boolean_mask": lambda t: t[t >= 0],
-    "view": lambda t: t.view(-1) if t.is_contiguous() else t.view(t.shape[0], t.shape[1]),
-    "reshape": lambda t: t.reshape(-1),
-    "contiguous": lambda t: t.contiguous(),
-    "expand": lambda t: t.unsqueeze(0).expand(2, *t.shape),
-    "clone": lambda t: t.clone(),
-    "detach": lambda t: t.detach(),
-}
+#: The layouts an operation of CLASSIFY is tried on: contiguous, transposed, a stepped slice, and
+#: rows expanded from one (stride 0).
+LAYOUTS = (lambda: base(), lambda: base().T, lambda: base()[:, ::2], lambda: base()[:1].expand(4, 8))
 
 
 def writes_through(source: torch.Tensor, result: torch.Tensor) -> bool:
@@ -81,26 +72,32 @@ def writes_through(source: torch.Tensor, result: torch.Tensor) -> bool:
 
 
 def classify_by_probe(key_: str) -> str:
-    """One operation tried on a contiguous and on a transposed source: a "view" when a write
-    through every result reaches its source, a "copy" when none does, else "ambiguous"."""
+    """One operation of CLASSIFY tried on every layout: a "view" when a write through every result
+    reaches its source, a "copy" when none does, else "ambiguous"."""
     reached = []
-    for make in (lambda: base(), lambda: base().T):
+    for make in LAYOUTS:
         source = make()
-        reached.append(writes_through(source, PROBES[key_](source)))
+        result = eval(CLASSIFY_OPERATIONS[key_], {"torch": torch, "t": source})  # noqa: S307 - the course's calls
+        reached.append(writes_through(source, result))
     return "view" if all(reached) else "copy" if not any(reached) else "ambiguous"
 
 
-key("views-classify", lambda: {k: classify_by_probe(k) for k in PROBES}, values=True, models=[
-    Model("never-copies", dict.fromkeys(PROBES, "view"), "no operation ever copied."),
-    Model("reshape-always-views", {"reshape": "view", "contiguous": "view"},
-          "reshape and contiguous() always returned a view of their input."),
-    Model("reshape-always-copies", {"reshape": "copy"}, "reshape always allocated new memory."),
-    Model("contiguous-always-copies", {"contiguous": "copy"}, "contiguous() always allocated new memory."),
-    Model("header-ops-copy", {"transpose": "copy", "expand": "copy", "basic_slice": "copy"},
-          "an operation that changes the shape or the order of the elements had to move them."),
-    Model("detach-copies", {"detach": "copy"}, "detach() copied the data it cut from the graph."),
-    Model("list-index-views", {"advanced_index": "view"}, "indexing with a list returned a view, as slicing does."),
-    Model("mask-views", {"boolean_mask": "view"}, "indexing with a mask returned a view, as slicing does."),
+key("views-classify", lambda: {k: classify_by_probe(k) for k in CLASSIFY_OPERATIONS}, values=True, models=[
+    Model("never-copies", dict.fromkeys(CLASSIFY_OPERATIONS, "view"), "no operation ever copied."),
+    Model("shape-ops-copy", {"unflatten": "copy", "broadcast_to": "copy", "atleast_3d": "copy"},
+          "an operation that gives the elements another shape had to move them."),
+    Model("repeat-views", {"repeat": "view"},
+          "repeat, asked to repeat nothing, gave back its input's memory, as expand does."),
+    Model("diag-views", {"diag": "view"}, "torch.diag(t) returned a view of t's diagonal, as t.diagonal() does."),
+    Model("flip-views", {"flip": "view"}, "flip returned a view with a negative stride, as NumPy's flip does."),
+    Model("index-select-views", {"index_select": "view"},
+          "selecting rows by a tensor of indices returned a view, as a slice of those rows does."),
+    Model("reshape-family-views", {"ravel": "view", "reshape_as": "view"},
+          "ravel and reshape_as always returned a view of their input."),
+    Model("reshape-family-copies", {"ravel": "copy", "reshape_as": "copy"},
+          "ravel and reshape_as always allocated new memory."),
+    Model("dtype-view-copies", {"view_dtype": "copy"},
+          "reading the same bytes as another dtype needed new memory for the converted values."),
 ])
 
 

@@ -35,13 +35,26 @@ for _key, _text in STRIDE_EXPRESSIONS.items():
     strides.entry(_key, f"STRIDES[{_key!r}] ({_text})")
 
 # --------------------------------------------------------------------------- views-classify
-CLASSIFY_KEYS = ("transpose", "basic_slice", "advanced_index", "boolean_mask", "view", "reshape", "contiguous",
-                 "expand", "clone", "detach")
-classify = exercise("views-classify", "CLASSIFY", require=require_dict("CLASSIFY", list(CLASSIFY_KEYS)),
+#: Each key of CLASSIFY and the call it asks about, on a 2-D float32 tensor t of at least two rows,
+#: of any layout. None of these operations appears elsewhere in the chapter: whether each is always a
+#: view, always a copy, or either by layout follows from what it must do with the elements.
+CLASSIFY_OPERATIONS = {
+    "unflatten": "t.unflatten(0, (1, -1))",
+    "index_select": "t.index_select(0, torch.tensor([0, 1]))",
+    "broadcast_to": "torch.broadcast_to(t, (3, *t.shape))",
+    "repeat": "t.repeat(1, 1)",
+    "ravel": "t.ravel()",
+    "diag": "torch.diag(t)",
+    "view_dtype": "t.view(torch.int32)",
+    "flip": "t.flip(0)",
+    "reshape_as": "t.reshape_as(t.T)",
+    "atleast_3d": "torch.atleast_3d(t)",
+}
+classify = exercise("views-classify", "CLASSIFY", require=require_dict("CLASSIFY", list(CLASSIFY_OPERATIONS)),
                     returns="str",
                     allowed=("view", "copy", "ambiguous"))
-for _key in CLASSIFY_KEYS:
-    classify.entry(_key, f"CLASSIFY[{_key!r}]")
+for _key, _call in CLASSIFY_OPERATIONS.items():
+    classify.entry(_key, f"CLASSIFY[{_key!r}] ({_call})")
 
 # --------------------------------------------------------------------------- views-classify-more
 #: The expressions of CLASSIFY_MORE, over x = torch.arange(20.).view(4, 5) and

@@ -140,12 +140,12 @@ RIGHT = {
                      '"expanded": t.unsqueeze(0).expand(3, 4, 8).stride()}'),
     ],
     "views-classify": [
-        ("literal", 'CLASSIFY = {"transpose": "view", "basic_slice": "view", "advanced_index": "copy", '
-                    '"boolean_mask": "copy", "view": "view", "reshape": "ambiguous", "contiguous": "ambiguous", '
-                    '"expand": "view", "clone": "copy", "detach": "view"}'),
-        ("grouped", 'CLASSIFY = dict.fromkeys(["transpose", "basic_slice", "view", "expand", "detach"], "view")\n'
-                    'CLASSIFY.update(dict.fromkeys(["advanced_index", "boolean_mask", "clone"], "copy"))\n'
-                    'CLASSIFY.update(reshape="ambiguous", contiguous="ambiguous")'),
+        ("literal", 'CLASSIFY = {"unflatten": "view", "index_select": "copy", "broadcast_to": "view", '
+                    '"repeat": "copy", "ravel": "ambiguous", "diag": "copy", "view_dtype": "view", "flip": "copy", '
+                    '"reshape_as": "ambiguous", "atleast_3d": "view"}'),
+        ("grouped", 'CLASSIFY = dict.fromkeys(["unflatten", "broadcast_to", "view_dtype", "atleast_3d"], "view")\n'
+                    'CLASSIFY.update(dict.fromkeys(["index_select", "repeat", "diag", "flip"], "copy"))\n'
+                    'CLASSIFY.update(ravel="ambiguous", reshape_as="ambiguous")'),
     ],
     "views-classify-more": [
         ("literal", classify_more_with()),
@@ -199,11 +199,17 @@ WRONG = {
                   '"row_block": [8, 1], "expanded": [0, 8, 1]}', None),
     ],
     "views-classify": [
-        ("detach-copies", _with(CLASSIFY, detach="copy"), "detach-copies"),
-        ("reshape-always-view", _with(CLASSIFY, reshape="view", contiguous="view"), "reshape-always-views"),
-        ("advanced-index-view", _with(CLASSIFY, advanced_index="view"), "list-index-views"),
-        ("contiguous-always-copies", _with(CLASSIFY, contiguous="copy"), "contiguous-always-copies"),
-        ("not-a-category", _with(CLASSIFY, reshape="sometimes"), None),
+        ("repeat-like-expand", _with(CLASSIFY, repeat="view"), "repeat-views"),
+        ("diag-like-diagonal", _with(CLASSIFY, diag="view"), "diag-views"),
+        ("flip-like-numpy", _with(CLASSIFY, flip="view"), "flip-views"),
+        ("index-select-like-a-slice", _with(CLASSIFY, index_select="view"), "index-select-views"),
+        ("ravel-and-reshape-as-always-view", _with(CLASSIFY, ravel="view", reshape_as="view"),
+         "reshape-family-views"),
+        ("new-shapes-copy", _with(CLASSIFY, unflatten="copy", broadcast_to="copy", atleast_3d="copy"),
+         "shape-ops-copy"),
+        ("dtype-view-converts", _with(CLASSIFY, view_dtype="copy"), "dtype-view-copies"),
+        ("ravel-only-always-view", _with(CLASSIFY, ravel="view"), None),
+        ("not-a-category", _with(CLASSIFY, ravel="sometimes"), None),
     ],
     "views-classify-more": [
         ("flatten-always-view",
@@ -299,8 +305,8 @@ EXPLOITS = {
          "('contiguous', 'transpose', 'every_other_column', 'row_block', 'expanded')}"),
     ],
     "views-classify": [
-        ("always-equal", ALWAYS_EQUAL + "CLASSIFY = {k: YesStr('view') for k in ('transpose', 'basic_slice', "
-         "'advanced_index', 'boolean_mask', 'view', 'reshape', 'contiguous', 'expand', 'clone', 'detach')}"),
+        ("always-equal", ALWAYS_EQUAL + "CLASSIFY = {k: YesStr('view') for k in ('unflatten', 'index_select', "
+         "'broadcast_to', 'repeat', 'ravel', 'diag', 'view_dtype', 'flip', 'reshape_as', 'atleast_3d')}"),
     ],
     "views-classify-more": [
         ("always-equal", ALWAYS_EQUAL + "CLASSIFY_MORE = {k: YesStr('view') for k in "

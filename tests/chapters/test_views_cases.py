@@ -9,7 +9,6 @@ import numpy as np
 import torch
 
 from answer_key.views import (
-    PROBES,
     base,
     classify_by_probe,
     classify_expression,
@@ -17,16 +16,15 @@ from answer_key.views import (
     share_memory,
     view_succeeds,
 )
-from autograder.chapters.views import CAN_VIEW_CASES, MORE_EXPRESSIONS, can_view, shares
+from autograder.chapters.views import CAN_VIEW_CASES, CLASSIFY_OPERATIONS, MORE_EXPRESSIONS, can_view, shares
 from autograder.engine.bare import Layout
 from autograder.engine.draw import Draw
 from autograder.engine.layouts import layout_of
 from tests.cases import ChapterCases
 
 CONTRACT_CLASSIFY = {
-    "transpose": "view", "basic_slice": "view", "advanced_index": "copy", "boolean_mask": "copy",
-    "view": "view", "reshape": "ambiguous", "contiguous": "ambiguous", "expand": "view",
-    "clone": "copy", "detach": "view",
+    "unflatten": "view", "index_select": "copy", "broadcast_to": "view", "repeat": "copy", "ravel": "ambiguous",
+    "diag": "copy", "view_dtype": "view", "flip": "copy", "reshape_as": "ambiguous", "atleast_3d": "view",
 }
 
 
@@ -36,7 +34,7 @@ class TestViewsCases(ChapterCases):
 
 
 def test_probing_torch_reproduces_the_contract_classification():
-    assert {key: classify_by_probe(key) for key in PROBES} == CONTRACT_CLASSIFY
+    assert {key: classify_by_probe(key) for key in CLASSIFY_OPERATIONS} == CONTRACT_CLASSIFY
 
 
 def test_shared_memory_is_overlapping_bytes_not_equal_starts():

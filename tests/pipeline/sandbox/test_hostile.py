@@ -118,8 +118,8 @@ class AlwaysDict(dict):
 
 
 STRIDES = AlwaysDict(contiguous=Yes(), transpose=Yes(), every_other_column=Yes(), row_block=Yes(), expanded=Yes())
-CLASSIFY = {k: YesStr("view") for k in ["transpose", "basic_slice", "advanced_index", "boolean_mask", "view",
-                                        "reshape", "contiguous", "expand", "clone", "detach"]}
+CLASSIFY = {k: YesStr("view") for k in ["unflatten", "index_select", "broadcast_to", "repeat", "ravel", "diag",
+                                        "view_dtype", "flip", "reshape_as", "atleast_3d"]}
 """,
     "gradebook-write": """
 import glob

@@ -1,24 +1,25 @@
 # Replace each ... with your answer.
 CLASSIFY = {
-    "transpose": ...,  # "view", "copy" or "ambiguous"
-    "basic_slice": ...,  # "view", "copy" or "ambiguous"
-    "advanced_index": ...,  # "view", "copy" or "ambiguous"
-    "boolean_mask": ...,  # "view", "copy" or "ambiguous"
-    "view": ...,  # "view", "copy" or "ambiguous"
-    "reshape": ...,  # "view", "copy" or "ambiguous"
-    "contiguous": ...,  # "view", "copy" or "ambiguous"
-    "expand": ...,  # "view", "copy" or "ambiguous"
-    "clone": ...,  # "view", "copy" or "ambiguous"
-    "detach": ...,  # "view", "copy" or "ambiguous"
+    "unflatten": ...,  # "view", "copy" or "ambiguous"
+    "index_select": ...,  # "view", "copy" or "ambiguous"
+    "broadcast_to": ...,  # "view", "copy" or "ambiguous"
+    "repeat": ...,  # "view", "copy" or "ambiguous"
+    "ravel": ...,  # "view", "copy" or "ambiguous"
+    "diag": ...,  # "view", "copy" or "ambiguous"
+    "view_dtype": ...,  # "view", "copy" or "ambiguous"
+    "flip": ...,  # "view", "copy" or "ambiguous"
+    "reshape_as": ...,  # "view", "copy" or "ambiguous"
+    "atleast_3d": ...,  # "view", "copy" or "ambiguous"
 }
 
 # YOUR CODE HERE
-unused = []
 by_kind = {
-    "ambiguous": ["reshape", "contiguous"],  # depends on the layout
-    "copy": ["advanced_index", "boolean_mask", "clone"],  # new memory every time
-    "view": ["transpose", "basic_slice", "view", "expand", "detach"],  # same memory
+    "view": ["unflatten", "broadcast_to", "view_dtype", "atleast_3d"],
+    "copy": ["index_select", "repeat", "diag", "flip"],
+    "ambiguous": ["ravel", "reshape_as"],  # the layout decides
 }
+CLASSIFY = {}
 for category, names in by_kind.items():
     for name in names:
         CLASSIFY[name] = category
+unused = [category for category in by_kind]

@@ -1,6 +1,6 @@
-keys = ["transpose", "basic_slice", "advanced_index", "boolean_mask", "view",
-        "reshape", "contiguous", "expand", "clone", "detach"]
-CLASSIFY = {k: "view" for k in keys}  # most of them only make a new header
-for k in ("advanced_index", "boolean_mask", "clone"):
+keys = ["unflatten", "index_select", "broadcast_to", "repeat", "ravel",
+        "diag", "view_dtype", "flip", "reshape_as", "atleast_3d"]
+CLASSIFY = {k: "view" for k in keys}  # start from a new header, then correct
+for k in ("index_select", "repeat", "diag", "flip"):
     CLASSIFY[k] = "copy"
-CLASSIFY["reshape"] = CLASSIFY["contiguous"] = "ambiguous"
+CLASSIFY["ravel"] = CLASSIFY["reshape_as"] = "ambiguous"

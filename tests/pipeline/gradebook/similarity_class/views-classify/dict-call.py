@@ -1,4 +1,4 @@
 CLASSIFY = dict(
-    transpose="view", basic_slice="view", advanced_index="copy", boolean_mask="copy", view="view",
-    reshape="ambiguous", contiguous="ambiguous", expand="view", clone="copy", detach="view",
+    unflatten="view", index_select="copy", broadcast_to="view", repeat="copy", ravel="ambiguous",
+    diag="copy", view_dtype="view", flip="copy", reshape_as="ambiguous", atleast_3d="view",
 )

@@ -5,14 +5,14 @@ class Kind:
 
 
 CLASSIFY = {
-    "transpose": Kind.VIEW,
-    "basic_slice": Kind.VIEW,
-    "advanced_index": Kind.COPY,
-    "boolean_mask": Kind.COPY,
-    "view": Kind.VIEW,
-    "reshape": Kind.DEPENDS,
-    "contiguous": Kind.DEPENDS,
-    "expand": Kind.VIEW,
-    "clone": Kind.COPY,
-    "detach": Kind.VIEW,
+    "unflatten": Kind.VIEW,
+    "index_select": Kind.COPY,
+    "broadcast_to": Kind.VIEW,
+    "repeat": Kind.COPY,
+    "ravel": Kind.DEPENDS,
+    "diag": Kind.COPY,
+    "view_dtype": Kind.VIEW,
+    "flip": Kind.COPY,
+    "reshape_as": Kind.DEPENDS,
+    "atleast_3d": Kind.VIEW,
 }

@@ -1,5 +1,5 @@
 CLASSIFY = {
-    **dict.fromkeys(("transpose", "basic_slice", "view", "expand", "detach"), "view"),
-    **dict.fromkeys(("advanced_index", "boolean_mask", "clone"), "copy"),
-    **dict.fromkeys(("reshape", "contiguous"), "ambiguous"),
+    **dict.fromkeys(("unflatten", "broadcast_to", "view_dtype", "atleast_3d"), "view"),
+    **dict.fromkeys(("index_select", "repeat", "diag", "flip"), "copy"),
+    **dict.fromkeys(("ravel", "reshape_as"), "ambiguous"),
 }

@@ -1,7 +1,7 @@
-always_views = {"transpose", "basic_slice", "view", "expand", "detach"}
-always_copies = {"advanced_index", "boolean_mask", "clone"}
-ops = ["transpose", "basic_slice", "advanced_index", "boolean_mask", "view", "reshape", "contiguous",
-       "expand", "clone", "detach"]
+always_views = {"unflatten", "broadcast_to", "view_dtype", "atleast_3d"}
+always_copies = {"index_select", "repeat", "diag", "flip"}
+ops = ["unflatten", "index_select", "broadcast_to", "repeat", "ravel", "diag", "view_dtype", "flip",
+       "reshape_as", "atleast_3d"]
 CLASSIFY = {
     op: "view" if op in always_views else ("copy" if op in always_copies else "ambiguous") for op in ops
 }

@@ -1,13 +1,13 @@
 V, C, A = "view", "copy", "ambiguous"
 CLASSIFY = {
-    "transpose": V,
-    "basic_slice": V,
-    "advanced_index": C,
-    "boolean_mask": C,
-    "view": V,
-    "reshape": A,
-    "contiguous": A,
-    "expand": V,
-    "clone": C,
-    "detach": V,
+    "unflatten": V,
+    "index_select": C,
+    "broadcast_to": V,
+    "repeat": C,
+    "ravel": A,
+    "diag": C,
+    "view_dtype": V,
+    "flip": C,
+    "reshape_as": A,
+    "atleast_3d": V,
 }

@@ -1,13 +1,13 @@
 # Replace each ... with your answer.
 CLASSIFY = {
-    "transpose": "view",  # swaps strides only
-    "basic_slice": "view",  # offset and strides
-    "advanced_index": "copy",  # gathers
-    "boolean_mask": "copy",  # gathers too
-    "view": "view",  # or an error, never a copy
-    "reshape": "ambiguous",  # view when it can
-    "contiguous": "ambiguous",  # itself if already contiguous
-    "expand": "view",  # stride 0
-    "clone": "copy",  # always new memory
-    "detach": "view",  # same storage, no graph
+    "unflatten": "view",  # splits one dim, strides follow
+    "index_select": "copy",  # gathers rows
+    "broadcast_to": "view",  # stride 0
+    "repeat": "copy",  # new memory even for 1s
+    "ravel": "ambiguous",  # flat view when it can
+    "diag": "copy",  # unlike diagonal(), fresh 1-D
+    "view_dtype": "view",  # same bytes read as int32
+    "flip": "copy",  # no negative strides in torch
+    "reshape_as": "ambiguous",  # reshape under another name
+    "atleast_3d": "view",  # only adds a size-1 dim
 }
