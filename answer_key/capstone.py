@@ -154,15 +154,15 @@ def _broken_two_writes() -> None:
     hidden.sum().backward()
 
 
-def _fragment_message() -> str:
+def _failure_message(reduction: Any) -> str:
     try:
-        broken()
+        reduction()
     except RuntimeError as err:
         return str(err)
     raise AssertionError("the reference reduction must fail")
 
 
-_FRAGMENT_MESSAGE = _fragment_message()
+_FRAGMENT_MESSAGE = _failure_message(broken)
 
 
 def _broken_hand_raised() -> None:
@@ -332,6 +332,150 @@ key("capstone-regression-test", test_regression, models=[
 ])
 
 
+# --------------------------------------------------------------------------- capstone-second-failure
+def for_the_plot(gates: torch.Tensor) -> torch.Tensor:
+    """The notebook's helper of the second fragment, as the learner reads it."""
+    strip = gates.reshape(-1)
+    for start in range(0, strip.numel(), 10):
+        strip[start:start + 10].clamp_(0.1, 0.9)
+    return strip
+
+
+def gated_step() -> torch.Tensor:
+    """The second fragment, as the notebook hands it over."""
+    w, x = capstone_inputs()
+    gates = torch.sigmoid(x @ w)
+    loss = (gates @ readout()).pow(2).mean() + 1e-3 * w.pow(2).sum()
+    send_to_dashboard(for_the_plot(gates))
+    loss.backward()
+    return w.grad
+
+
+def gated_broken() -> None:
+    w, x = capstone_inputs()
+    gates = torch.sigmoid(x @ w)
+    strip = gates.reshape(-1)
+    for start in range(0, 30, 10):
+        strip[start:start + 10].clamp_(0.1, 0.9)
+    gates.sum().backward()
+
+
+def gated_fixed() -> torch.Tensor:
+    w, x = capstone_inputs()
+    gates = torch.sigmoid(x @ w)
+    loss = (gates @ readout()).pow(2).mean() + 1e-3 * w.pow(2).sum()
+    send_to_dashboard(for_the_plot(gates.detach().clone()))
+    loss.backward()
+    return w.grad
+
+
+def _gated_one_write() -> None:
+    w, x = capstone_inputs()
+    gates = torch.sigmoid(x @ w)
+    gates.reshape(-1).clamp_(0.1, 0.9)
+    gates.sum().backward()
+
+
+def _gated_changing_writes_only() -> None:
+    w, x = capstone_inputs()
+    gates = torch.sigmoid(x @ w)
+    strip = gates.reshape(-1)
+    strip[0:10].clamp_(0.1, 0.9)  # on the fragment's inputs the middle ten clip nothing
+    strip[20:30].clamp_(0.1, 0.9)
+    gates.sum().backward()
+
+
+def _gated_without_alias() -> None:
+    w, x = capstone_inputs()
+    gates = torch.sigmoid(x @ w)
+    for _ in range(3):
+        gates.clamp_(0.1, 0.9)
+    gates.sum().backward()
+
+
+def _gated_calls_helper() -> None:
+    w, x = capstone_inputs()
+    gates = torch.sigmoid(x @ w)
+    for_the_plot(gates)
+    gates.sum().backward()
+
+
+def _gated_not_minimal() -> None:
+    w, x = capstone_inputs()
+    gates = torch.sigmoid(x @ w)
+    loss = (gates @ readout()).pow(2).mean() + 1e-3 * w.pow(2).sum()
+    strip = gates.reshape(-1)
+    for start in range(0, 30, 10):
+        strip[start:start + 10].clamp_(0.1, 0.9)
+    send_to_dashboard(strip)
+    loss.backward()
+
+
+def _gated_reduced_away() -> None:
+    w, x = capstone_inputs()
+    gates = x @ w
+    strip = gates.reshape(-1)
+    for start in range(0, 30, 10):
+        strip[start:start + 10].clamp_(0.1, 0.9)
+    gates.sum().backward()
+
+
+_GATED_MESSAGE = _failure_message(gated_broken)
+
+
+def _gated_hand_raised() -> None:
+    raise RuntimeError(_GATED_MESSAGE)
+
+
+def _gated_fixed_with(dashboard: Any) -> Any:
+    """The repair, with the strip for the dashboard made from the gates by ``dashboard``."""
+
+    def fixed() -> torch.Tensor:
+        w, x = capstone_inputs()
+        gates = torch.sigmoid(x @ w)
+        loss = (gates @ readout()).pow(2).mean() + 1e-3 * w.pow(2).sum()
+        strip = dashboard(gates)
+        if strip is not None:
+            send_to_dashboard(strip)
+        loss.backward()
+        return w.grad
+
+    return fixed
+
+
+def _gated(**replaced: Any) -> dict[str, Any]:
+    return {"gated_broken": gated_broken, "gated_fixed": gated_fixed, **replaced}
+
+
+key("capstone-second-failure", _gated(), models=[
+    Model("one-write", _gated(gated_broken=_gated_one_write),
+          "the helper's writes, ten pixels at a time, moved the saved output's version once in all."),
+    Model("changing-writes-only", _gated(gated_broken=_gated_changing_writes_only),
+          "only the writes that change a value moved the version the message names."),
+    Model("no-alias", _gated(gated_broken=_gated_without_alias),
+          "the writes could reach the saved output itself rather than through the strip, as long as the "
+          "message stayed the same."),
+    Model("calls-helper", _gated(gated_broken=_gated_calls_helper),
+          "a call to the helper could stand for the statements of it that fail."),
+    Model("not-minimal", _gated(gated_broken=_gated_not_minimal),
+          "statements the failure does not need belonged in the reduction."),
+    Model("reduced-away", _gated(gated_broken=_gated_reduced_away),
+          "a reduction that no longer fails still kept the failure."),
+    Model("hand-raised", _gated(gated_broken=_gated_hand_raised),
+          "an error raised by a statement of its own were the failure torch's backward raises."),
+    Model("still-raises", _gated(gated_fixed=_gated_fixed_with(lambda gates: for_the_plot(gates.detach()))),
+          "a strip that shares the gates' memory (as gates.detach() does) were a copy: its writes left the "
+          "output sigmoid saved alone."),
+    Model("silenced", _gated(gated_fixed=_gated_fixed_with(lambda gates: for_the_plot(gates.data))),
+          "a write the version counter does not see (through .data) changed the dashboard without "
+          "changing the gradient."),
+    Model("two-dimensional-strip", _gated(gated_fixed=_gated_fixed_with(lambda gates: gates.detach().clamp(0.1, 0.9))),
+          "the dashboard could be sent the gates clipped in their own shape, not the strip for_the_plot returns."),
+    Model("unclipped", _gated(gated_fixed=_gated_fixed_with(lambda gates: gates.detach().reshape(-1))),
+          "the dashboard could be sent the strip unclipped."),
+    Model("no-dashboard", _gated(gated_fixed=_gated_fixed_with(lambda gates: None)),
+          "the dashboard could go from the repaired step."),
+])
 # --------------------------------------------------------------------------- capstone-selftest
 def _message(run) -> str | None:
     try:

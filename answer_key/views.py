@@ -96,6 +96,8 @@ key("views-classify", lambda: {k: classify_by_probe(k) for k in CLASSIFY_OPERATI
           "ravel and reshape_as always returned a view of their input."),
     Model("reshape-family-copies", {"ravel": "copy", "reshape_as": "copy"},
           "ravel and reshape_as always allocated new memory."),
+    Model("is-view-flag", {"ravel": "view", "view_dtype": "copy"},
+          "autograd's _is_view() told whether a result shares its input's storage."),
     Model("dtype-view-copies", {"view_dtype": "copy"},
           "reading the same bytes as another dtype needed new memory for the converted values."),
 ])

@@ -4,7 +4,9 @@ The chapter hands the learner a training fragment that fails with the version-co
 from its cause: ``tanh`` saved its output ``hidden`` for backward, and a "dashboard" slice of
 ``hidden`` — a view of the saved tensor — is scaled in place before ``backward()``. The learner
 writes ``fingerprint(fn)``, reduces the fragment to a 1-minimal ``broken()``, repairs it as
-``fixed()``, and keeps both as ``test_regression()``, graded by mutation.
+``fixed()``, and keeps both as ``test_regression()``, graded by mutation. A second fragment, which
+the page does not work through, is reduced and repaired on the learner's own
+(``gated_broken()``, ``gated_fixed()``), checked as the first.
 
 What the checks observe (:mod:`autograder.engine.reduction`): what ``broken()`` raised, and the evidence
 only the mechanism leaves — the error left a ``backward`` that ``broken()`` itself called, and the
@@ -137,14 +139,14 @@ def failure_driver(providers: tuple[Callable[..., Any], ...], *,
 
 def alias_driver(providers: tuple[Callable[..., Any], ...], *,
                  _witnessed: Callable[..., dict] = witnessed_failure) -> Callable[..., dict]:
-    """A driver for the alias of ``broken()``'s failure: whether the in-place write that makes it
-    reached a tensor of the graph through an alias (a view, or a ``detach()``) rather than the
-    tensor itself — which the message does not tell (observed only when the mechanism raised it)."""
+    """A driver for the alias of ``broken()``'s failure: whether the in-place writes that make it
+    reached tensors of the graph through an alias (a view, or a ``detach()``), none the tensor
+    itself — which the message does not tell (observed only when the mechanism raised it)."""
 
     def observe(broken: Callable[[], Any]) -> dict[str, Any]:
         found = _witnessed(broken, providers)
         real = found["raised by a backward it called"] and found["a saved tensor is stale with that message"]
-        return {"its write went through an alias": found["written through an alias"] if real
+        return {"its writes went through an alias": found["written through an alias"] if real
                 else "its failure was not raised by a backward it called"}
 
     return observe
@@ -352,23 +354,33 @@ def _show_drawn(inputs: tuple) -> str:
     return "w and x drawn for this check, of the fragment's shapes"
 
 
+def reduce_and_repair(declared: Any, points: dict[str, int] | None = None, broken: str = "broken",
+                      fixed: str = "fixed") -> None:
+    """Declare the checks of a reduction and a repair of a fragment whose failure is a write through an
+    alias of a saved tensor: the functions the learner's cell names ``broken`` and ``fixed`` (the
+    answer's keys); each check is worth ``points[name]``, else 1."""
+    worth = {"broken-minimal": 2, **(points or {})}
+    inputs = {"show": lambda inputs: "the fragment's inputs"}
+    declared.judged_when_graded("broken-fails", f"{broken}()", tuple, subject=broken, call=observe_broken,
+                                points=worth.get("broken-fails", 1), **inputs)
+    # The fragment's failure is a write through an alias of the saved tensor: a reduction that writes
+    # that tensor itself fails with the same message, and is another bug.
+    declared.judged_when_graded("broken-alias", f"the in-place write of {broken}()", tuple, subject=broken,
+                                call=observe_alias, points=worth.get("broken-alias", 1), **inputs)
+    declared.judged_when_graded("broken-minimal", f"each one-statement deletion of {broken}()", tuple,
+                                subject=broken, call=observe_reduction, points=worth["broken-minimal"], **inputs)
+    declared.case("fixed-gradient", f"{fixed}()", _drawn, subject=fixed, call=observe_fixed, show=_show_drawn,
+                  points=worth.get("fixed-gradient", 1))
+    declared.case("fixed-twice", f"{fixed}(), called twice,", _drawn, subject=fixed, call=observe_fixed_twice,
+                  show=_show_drawn, hidden=True, points=worth.get("fixed-twice", 1))
+    declared.case("fixed-other-inputs", f"{fixed}()", _drawn, subject=fixed, call=observe_fixed,
+                  show=_show_drawn, hidden=True, points=worth.get("fixed-other-inputs", 1))
+
+
 # The test cells pass both functions: grade("capstone-regression", {"broken": broken, "fixed": fixed}).
 regression = exercise("capstone-regression", '{"broken": broken, "fixed": fixed}', returns="observation",
                       agree="close")
-regression.judged_when_graded("broken-fails", "broken()", tuple, subject="broken", call=observe_broken,
-                               show=lambda inputs: "the fragment's inputs")
-# The fragment's failure is a write through an alias of the output tanh saved: a reduction that writes
-# that output itself fails with the same message, and is another bug.
-regression.judged_when_graded("broken-alias", "the in-place write of broken()", tuple, subject="broken",
-                               call=observe_alias, show=lambda inputs: "the fragment's inputs")
-regression.judged_when_graded("broken-minimal", "each one-statement deletion of broken()", tuple, subject="broken",
-                               call=observe_reduction, points=2, show=lambda inputs: "the fragment's inputs")
-regression.case("fixed-gradient", "fixed()", _drawn, subject="fixed", call=observe_fixed, show=_show_drawn)
-regression.case("fixed-twice", "fixed(); fixed()", _drawn, subject="fixed", call=observe_fixed_twice,
-                show=_show_drawn, hidden=True)
-regression.case("fixed-other-inputs", "fixed()", _drawn, subject="fixed", call=observe_fixed, show=_show_drawn,
-                hidden=True)
-
+reduce_and_repair(regression)
 
 # --------------------------------------------------------------------------- capstone-regression-test
 # The visible checks run the test on the learner's own pair and on a mutant made of it: feedback
@@ -431,6 +443,16 @@ regression_test.case("visible-fixed-another-gradient", "test_regression(), then 
 # A test that misses a broken() that no longer raises keeps nothing of the failure, and one that
 # misses a fixed() silenced through .data nothing of the repair: those two weigh twice the others.
 mutation_cases(regression_test, __name__, points={"broken-no-longer-raises": 2, "fixed-through-data": 2})
+
+
+# --------------------------------------------------------------------------- capstone-second-failure
+# A second fragment, which the page does not work through: its helper writes, ten elements at a
+# time, through slices of a reshape of the output sigmoid saved. Finding that alias, keeping the
+# number of writes the message's version counts, and inlining the helper are the transfer.
+second_failure = exercise("capstone-second-failure", '{"gated_broken": gated_broken, "gated_fixed": gated_fixed}',
+                          returns="observation", agree="close")
+reduce_and_repair(second_failure, points={"broken-fails": 2, "broken-alias": 2, "fixed-other-inputs": 2},
+                  broken="gated_broken", fixed="gated_fixed")
 
 
 # --------------------------------------------------------------------------- capstone-selftest

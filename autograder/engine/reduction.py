@@ -13,10 +13,11 @@ What the checks observe (facts, never a verdict): what a function raised, as dat
 error left a ``backward`` (or ``autograd.grad``) that the function itself called, and whether a
 saved tensor of the graph it built is stale with that very message — evidence that only the
 version-counter mechanism produces (:class:`Witness`); whether a ``raise`` statement of its own
-raised it (:func:`raised_by_its_own_statement`: an error written by hand); whether an in-place write of its own
-reached a tensor of the graph through an alias (a view, an indexed assignment's included, or a
-``detach()``); how many of its one-statement deletions still raise what it raises; and which
-functions other than itself (and the chapter's providers of data) made torch calls while it ran.
+raised it (:func:`raised_by_its_own_statement`: an error written by hand); whether its in-place
+writes (a helper's included) reached tensors of the graph only through aliases (a view, an indexed
+assignment's included, or a ``detach()``), none such a tensor itself; how many of its one-statement
+deletions still raise what it raises; and which functions other than itself (and the chapter's
+providers of data) made torch calls while it ran.
 A witness that is switched off sees nothing, and so removes evidence: it never vouches for a failure.
 """
 
@@ -245,6 +246,24 @@ def _codes(code: types.CodeType) -> set[types.CodeType]:
     return found
 
 
+def _torch_modules_code() -> frozenset[types.CodeType]:
+    """The code of torch's own modules (``nn.Module`` and the layers of ``torch.nn``): a layer's
+    ``forward`` calls torch for the answer as a torch function does, and is no function of the
+    notebook. Read when this module is imported, before any answer runs (a method an answer sets
+    on a layer later is not among them)."""
+    layers = [kind for kind in vars(torch.nn).values() if isinstance(kind, type) and issubclass(kind, torch.nn.Module)]
+    found: set[types.CodeType] = set()
+    for kind in {torch.nn.Module, *layers}:
+        for value in vars(kind).values():
+            code = getattr(getattr(value, "__func__", value), "__code__", None)
+            if isinstance(code, types.CodeType):
+                found |= _codes(code)
+    return frozenset(found)
+
+
+_TORCH_MODULES_CODE = _torch_modules_code()
+
+
 _RAISE = dis.opmap["RAISE_VARARGS"]
 
 
@@ -287,7 +306,8 @@ def _assigns_through_a_view(shape: torch.Size, index: Any) -> bool:
 
 class Witness(TorchFunctionMode):
     """Watches the torch calls a function makes: where each was called from, the tensors they
-    returned, the errors that left a backward, and whether a write of its own went through an alias.
+    returned, the errors that left a backward, and how its in-place writes reached the graph: through
+    an alias, or directly.
 
     Args:
         own: The function watched: calls from its code (and code nested in it) are its own.
@@ -303,6 +323,7 @@ class Witness(TorchFunctionMode):
         self.outside: set[str] = set()
         self.escaped: list[tuple[BaseException, str, bool]] = []
         self.through_alias = False
+        self.written_directly = False
 
     def _caller(self, func: Any) -> types.FrameType | None:
         own_code = getattr(inspect.unwrap(func), "__code__", None) if callable(func) else None
@@ -316,9 +337,12 @@ class Witness(TorchFunctionMode):
             return func(*args, **(kwargs or {}))
         frame = self._caller(func)
         mine = frame is not None and frame.f_code in self.own
-        if frame is not None and not mine and frame.f_code not in self.providers:
+        if (frame is not None and not mine and frame.f_code not in self.providers
+                and frame.f_code not in _TORCH_MODULES_CODE):
             self.outside.add(frame.f_code.co_name)
-        before = self._versions(args, kwargs) if mine else {}
+        # Every call's writes are looked at, a helper's too: the writes that make a failure are the
+        # answer's whoever makes them (whether it may call that helper is another check's).
+        before = self._versions(args, kwargs)
         try:
             result = func(*args, **(kwargs or {}))
         except BaseException as err:
@@ -327,7 +351,9 @@ class Witness(TorchFunctionMode):
             raise
         finally:
             if before:
-                self.through_alias |= self._wrote_through_alias(func, before, args, kwargs)
+                written = self._written(func, before, args, kwargs)
+                self.through_alias |= written == "through an alias"
+                self.written_directly |= written == "directly"
         self.outputs += list(_tensors(result))
         return result
 
@@ -340,22 +366,28 @@ class Witness(TorchFunctionMode):
                     found[id(t)] = (t, facts.version(t))
         return found
 
-    def _wrote_through_alias(self, func: Any, before: dict[int, tuple[torch.Tensor, int]], args: tuple,
-                             kwargs: dict | None) -> bool:
-        """Whether the call wrote, in place, a tensor that is an alias — a view, or a tensor off the
-        graph (what ``detach()`` makes) — of another tensor whose version it moved with it, one
-        autograd tracks: the writes share that tensor's version counter. An indexed assignment
-        ``t[index] = ...`` is such a write when torch makes it through a view of ``t`` that it
-        takes for the purpose (``t[:, 4:] = ...`` copies into ``t[:, 4:]``)."""
+    def _written(self, func: Any, before: dict[int, tuple[torch.Tensor, int]], args: tuple,
+                 kwargs: dict | None) -> str | None:
+        """How the call wrote, in place, a tensor of the graph: ``"through an alias"`` — a view, or a
+        tensor off the graph (what ``detach()`` makes), of another tensor whose version it moved
+        with it, one autograd tracks (the writes share that tensor's version counter) —,
+        ``"directly"`` — a tensor autograd tracks, itself —, or None when it wrote neither. An
+        indexed assignment ``t[index] = ...`` writes through a view when torch makes it through one
+        that it takes for the purpose (``t[:, 4:] = ...`` copies into ``t[:, 4:]``), else ``t``
+        itself (``t[...]``, ``t[:]``, or a tensor index: ``index_put_``)."""
         with facts.untouched():
             moved = [t for t, version in before.values() if facts.version(t) != version]
             written = [t for t in [*_tensors(list(args)), *_tensors(list((kwargs or {}).values()))]
                        if any(t is m for m in moved)]
             if (func is _setitem and len(args) == 3 and facts.is_tensor(args[0]) and any(args[0] is t for t in written)
-                    and facts.requires_grad(args[0]) and _assigns_through_a_view(facts.shape(args[0]), args[1])):
-                return True
-            return any((_is_view(t) or not facts.requires_grad(t))
-                       and any(s is not t and facts.requires_grad(s) for s in moved) for t in written)
+                    and facts.requires_grad(args[0])):
+                return "through an alias" if _assigns_through_a_view(facts.shape(args[0]), args[1]) else "directly"
+            if any((_is_view(t) or not facts.requires_grad(t))
+                   and any(s is not t and facts.requires_grad(s) for s in moved) for t in written):
+                return "through an alias"
+            if any(facts.requires_grad(t) and not _is_view(t) for t in written):
+                return "directly"
+            return None
 
     def stale_messages(self) -> set[str]:
         """The errors torch gives when asked for the saved tensors of the graph the watched
@@ -404,8 +436,9 @@ def witnessed_failure(function: Callable[[], Any], providers: Iterable[Callable[
         error left a call of ``backward`` (or ``autograd.grad``) made by the function's own
         statements, with its message unchanged since; ``a saved tensor is stale with that
         message``: asking the graph it built for a saved tensor gives that very error;
-        ``written through an alias``: an in-place write of its own statements reached a tensor of
-        the graph through an alias of it (a view, or a ``detach()``); ``torch calls made by other
+        ``written through an alias``: its in-place writes to tensors of the graph (its own or a
+        function's it called) went through an alias of them (a view, or a ``detach()``), none to
+        such a tensor itself; ``torch calls made by other
         functions``: the names of functions other than itself (and the providers of data) from
         which torch was called.
     """
@@ -428,7 +461,7 @@ def witnessed_failure(function: Callable[[], Any], providers: Iterable[Callable[
     return {"raised by a raise statement of its own": by_hand,
             "raised": raised, "raised by a backward it called": by_backward,
             "a saved tensor is stale with that message": stale,
-            "written through an alias": witness.through_alias,
+            "written through an alias": witness.through_alias and not witness.written_directly,
             "torch calls made by other functions": sorted(witness.outside)}
 
 

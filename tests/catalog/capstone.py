@@ -23,11 +23,12 @@ def panel_answer(grade_id: str, name: str) -> str:
 @cache
 def context(grade_id: str) -> str:
     """What an answer to ``grade_id`` runs after besides the setup cell, as in the notebook: the
-    fragment's cell; a regression test, also the reference pair its visible check runs it on."""
+    fragments' cells; a regression test, also the reference pair its visible check runs it on."""
     from tests.cases import student_edition_cells
 
-    fragment = student_edition_cells("capstone")["capstone-why-fragment"]
-    return fragment + ("\n" + RIGHT["capstone-regression"][0][1] if grade_id == "capstone-regression-test" else "")
+    cells = student_edition_cells("capstone")
+    fragments = cells["capstone-why-fragment"] + "\n" + cells["capstone-gated-fragment"]
+    return fragments + ("\n" + RIGHT["capstone-regression"][0][1] if grade_id == "capstone-regression-test" else "")
 
 
 # ----------------------------------------------------------------------------- capstone-fingerprint
@@ -475,6 +476,149 @@ def test_regression():
     torch.testing.assert_close(fixed(), w.grad)
 '''
 
+# --------------------------------------------------------------------------- capstone-second-failure
+GATED_MESSAGE = MESSAGE.replace("output 0 of Tanh, is at version 1", "output 0 of Sigmoid, is at version 3")
+
+GATED_BROKEN = '''
+def gated_broken():
+    w, x = capstone_inputs()
+    gates = torch.sigmoid(x @ w)
+    strip = gates.reshape(-1)
+    for start in range(0, 30, 10):
+        strip[start:start + 10].clamp_(0.1, 0.9)
+    gates.sum().backward()
+'''
+
+GATED_BROKEN_UNROLLED = '''
+def gated_broken():
+    w, x = capstone_inputs()
+    gates = (x @ w).sigmoid()
+    gates.view(30)[:10].clamp_(0.1, 0.9)
+    gates.view(30)[10:20].clamp_(0.1, 0.9)
+    gates.view(30)[20:].clamp_(0.1, 0.9)
+    torch.autograd.grad(gates.sum(), w)
+'''
+
+GATED_BROKEN_THROUGH_DETACH = '''
+def gated_broken():
+    w, x = capstone_inputs()
+    gates = torch.sigmoid(x @ w)
+    strip = gates.detach().flatten()
+    for piece in strip.split(10):
+        piece.clamp_(0.1, 0.9)
+    gates.sum().backward()
+'''
+
+GATED_BROKEN_ONE_WRITE = '''
+def gated_broken():
+    w, x = capstone_inputs()
+    gates = torch.sigmoid(x @ w)
+    gates.reshape(-1).clamp_(0.1, 0.9)  # the helper clips the strip: one write
+    gates.sum().backward()
+'''
+
+GATED_BROKEN_DIRECT = '''
+def gated_broken():
+    w, x = capstone_inputs()
+    gates = torch.sigmoid(x @ w)
+    for _ in range(3):
+        gates.clamp_(0.1, 0.9)
+    gates.sum().backward()
+'''
+
+GATED_BROKEN_CALLS_HELPER = '''
+def gated_broken():
+    w, x = capstone_inputs()
+    gates = torch.sigmoid(x @ w)
+    for_the_plot(gates)
+    gates.sum().backward()
+'''
+
+GATED_BROKEN_CALLS_FRAGMENT = '''
+def gated_broken():
+    gated_step()
+'''
+
+GATED_BROKEN_KEEPS_THE_LOSS = '''
+def gated_broken():
+    w, x = capstone_inputs()
+    gates = torch.sigmoid(x @ w)
+    loss = (gates @ readout()).pow(2).mean()
+    strip = gates.reshape(-1)
+    for start in range(0, 30, 10):
+        strip[start:start + 10].clamp_(0.1, 0.9)
+    loss.backward()
+'''
+
+GATED_BROKEN_SENDS_THE_STRIP = '''
+def gated_broken():
+    w, x = capstone_inputs()
+    gates = torch.sigmoid(x @ w)
+    strip = gates.reshape(-1)
+    for start in range(0, 30, 10):
+        strip[start:start + 10].clamp_(0.1, 0.9)
+    send_to_dashboard(strip)
+    gates.sum().backward()
+'''
+
+GATED_BROKEN_HAND_RAISED = f'''
+def gated_broken():
+    raise RuntimeError({GATED_MESSAGE!r})
+'''
+
+GATED_BROKEN_NO_SIGMOID = '''
+def gated_broken():
+    w, x = capstone_inputs()
+    gates = x @ w
+    strip = gates.reshape(-1)
+    for start in range(0, 30, 10):
+        strip[start:start + 10].clamp_(0.1, 0.9)
+    gates.sum().backward()
+'''
+
+
+def gated_fixed(strip: str, sent: str = "send_to_dashboard(strip)") -> str:
+    """A repair of ``gated_step`` whose strip for the dashboard is ``strip`` (of ``gates``)."""
+    return f'''
+def gated_fixed():
+    w, x = capstone_inputs()
+    gates = torch.sigmoid(x @ w)
+    loss = (gates @ readout()).pow(2).mean() + 1e-3 * w.pow(2).sum()
+    strip = {strip}
+    {sent}
+    loss.backward()
+    return w.grad
+'''
+
+
+GATED_FIXED = gated_fixed("for_the_plot(gates.detach().clone())")
+GATED_FIXED_IN_GRAPH_CLONE = gated_fixed("for_the_plot(gates.clone())")
+GATED_FIXED_OUT_OF_PLACE = gated_fixed("gates.detach().reshape(-1).clamp(0.1, 0.9)")
+GATED_FIXED_AFTER_BACKWARD = '''
+def gated_fixed():
+    w, x = capstone_inputs()
+    gates = torch.sigmoid(x @ w)
+    (gates @ readout()).pow(2).mean().add(1e-3 * w.pow(2).sum()).backward()
+    send_to_dashboard(for_the_plot(gates))  # after backward: nothing reads the saved output again
+    return w.grad
+'''
+GATED_FIXED_DETACH = gated_fixed("for_the_plot(gates.detach())")
+GATED_FIXED_DATA = gated_fixed("for_the_plot(gates.data)")
+GATED_FIXED_UNCLIPPED = gated_fixed("gates.detach().reshape(-1)")
+GATED_FIXED_TWO_DIMENSIONS = gated_fixed("gates.detach().clamp(0.1, 0.9)")
+GATED_FIXED_NO_DASHBOARD = gated_fixed("None", sent="pass")
+UNANSWERED_GATED_FIXED = """
+def gated_fixed():
+    raise NotImplementedError()
+"""
+
+
+def for_the_second_failure(exploit: str) -> str:
+    """An exploit of 4.2 turned on 4.4: the same trick, the second fragment's names and message."""
+    return (exploit.replace(repr(MESSAGE), repr(GATED_MESSAGE)).replace(UNANSWERED_FIXED, UNANSWERED_GATED_FIXED)
+            .replace("def broken():", "def gated_broken():").replace("training_fragment", "gated_step"))
+
+
 RIGHT = {
     "capstone-fingerprint": [
         ("reference", FINGERPRINT),
@@ -496,6 +640,13 @@ RIGHT = {
           for name in ("right-analytic-gradient.py", "right-cross-entropy-double-check.py",
                        "right-derived-fingerprint.py", "right-literal-autograd.py", "right-other-values.py",
                        "right-try-except-else.py")),
+    ],
+    "capstone-second-failure": [
+        ("reference", GATED_BROKEN + GATED_FIXED),
+        ("unrolled-in-graph-clone", GATED_BROKEN_UNROLLED + GATED_FIXED_IN_GRAPH_CLONE),
+        ("through-detach-out-of-place", GATED_BROKEN_THROUGH_DETACH + GATED_FIXED_OUT_OF_PLACE),
+        ("plot-after-backward", GATED_BROKEN + GATED_FIXED_AFTER_BACKWARD),
+        ("keeps-the-loss", GATED_BROKEN_KEEPS_THE_LOSS + GATED_FIXED),  # 1-minimal: not the smallest
     ],
     "capstone-selftest": [
         ("literal", 'SELFTEST = {"q1": True, "q2": False, "q3": 2, "q4": True}'),
@@ -541,6 +692,20 @@ WRONG = {
         ("wrong-expectation", TEST_WRONG_EXPECTATION, "fails-on-correct-pairs"),
         ("tests-the-fragment", TEST_TRAINING_FRAGMENT, "fixed-only"),
     ],
+    "capstone-second-failure": [
+        ("one-write", GATED_BROKEN_ONE_WRITE + GATED_FIXED, "one-write"),
+        ("writes-the-output-itself", GATED_BROKEN_DIRECT + GATED_FIXED, "no-alias"),
+        ("calls-the-helper", GATED_BROKEN_CALLS_HELPER + GATED_FIXED, "calls-helper"),
+        ("calls-the-fragment", GATED_BROKEN_CALLS_FRAGMENT + GATED_FIXED, None),
+        ("sends-the-strip", GATED_BROKEN_SENDS_THE_STRIP + GATED_FIXED, "not-minimal"),
+        ("hand-raised", GATED_BROKEN_HAND_RAISED + GATED_FIXED, "hand-raised"),
+        ("no-sigmoid", GATED_BROKEN_NO_SIGMOID + GATED_FIXED, "reduced-away"),
+        ("detach-is-a-copy", GATED_BROKEN + GATED_FIXED_DETACH, "still-raises"),
+        ("data-silences", GATED_BROKEN + GATED_FIXED_DATA, "silenced"),
+        ("unclipped", GATED_BROKEN + GATED_FIXED_UNCLIPPED, "unclipped"),
+        ("two-dimensional-strip", GATED_BROKEN + GATED_FIXED_TWO_DIMENSIONS, "two-dimensional-strip"),
+        ("drops-the-dashboard", GATED_BROKEN + GATED_FIXED_NO_DASHBOARD, "no-dashboard"),
+    ],
     "capstone-selftest": [
         ("grad-reads-nothing", 'SELFTEST = {"q1": False, "q2": False, "q3": 2, "q4": True}', "grad-reads-nothing"),
         ("out-of-place-writes", 'SELFTEST = {"q1": True, "q2": True, "q3": 2, "q4": True}', "out-of-place-writes"),
@@ -585,6 +750,76 @@ def broken():
 
 '''
 
+EXPLOITS_OF_THE_REDUCTION = [
+    ("rebinds-what-its-driver-reads",
+     f"_MESSAGE = {MESSAGE!r}\n" + STALE_BY_HAND.replace("{inputs}", "capstone_inputs") + UNANSWERED_FIXED),
+    ("torch-check", f"""
+def broken():
+    torch._check(False, lambda: {MESSAGE!r})
+""" + UNANSWERED_FIXED),
+    ("assert-async", f"""
+def broken():
+    torch._assert_async(torch.tensor(False), {MESSAGE!r})
+""" + UNANSWERED_FIXED),
+    ("rewritten-args", f"""
+def broken():
+    try:
+        torch.zeros(3, requires_grad=True).add_(1)
+    except RuntimeError as err:
+        err.args = ({MESSAGE!r},)
+        raise
+""" + UNANSWERED_FIXED),
+    ("generator-throw", f"""
+def broken():
+    def steps():
+        yield
+    running = steps()
+    next(running)
+    running.throw(RuntimeError({MESSAGE!r}))
+""" + UNANSWERED_FIXED),
+    ("compiled-as-torch", """
+_code = compile(
+    "def step():\\n"
+    "    w, x = capstone_inputs()\\n"
+    "    hidden = (x @ w).tanh()\\n"
+    "    hidden[:, 4:].mul_(100)\\n"
+    "    hidden.sum().backward()\\n",
+    torch.nn.functional.__file__, "exec")
+exec(_code, globals())
+
+
+def broken():
+    step()
+""" + UNANSWERED_FIXED),
+    ("dynamic-helper", """
+def broken():
+    globals()["training_fragment"]()
+""" + UNANSWERED_FIXED),
+    ("switches-off-the-witness", """
+def broken():
+    with torch._C.DisableTorchFunction():
+        w, x = capstone_inputs()
+        hidden = (x @ w).tanh()
+        hidden[:, 4:].mul_(100)
+        hidden.sum().backward()
+""" + UNANSWERED_FIXED),
+    ("rebinds-the-drivers", f"""
+import autograder.chapters.capstone as checks
+import autograder.engine.reduction as tools
+
+forged = {{"raised": ["RuntimeError", {MESSAGE!r}], "raised by a backward it called": True,
+          "a saved tensor is stale with that message": True, "torch calls made by other functions": []}}
+tools.witnessed_failure = lambda *args, **kwargs: dict(forged)
+tools.deletions_keeping = lambda *args, **kwargs: 0
+checks.witnessed_failure = tools.witnessed_failure
+checks.deletions_keeping = tools.deletions_keeping
+
+
+def broken():
+    raise RuntimeError({MESSAGE!r})
+""" + UNANSWERED_FIXED),
+]
+
 EXPLOITS = {
     "capstone-selftest": [
         ("always-equal", ALWAYS_EQUAL + "SELFTEST = {'q1': YesInt(0), 'q2': YesInt(0), 'q3': YesInt(0), "
@@ -609,74 +844,12 @@ def fingerprint(fn):
     return None
 """),
     ],
-    "capstone-regression": [
-        ("rebinds-what-its-driver-reads",
-         f"_MESSAGE = {MESSAGE!r}\n" + STALE_BY_HAND.replace("{inputs}", "capstone_inputs") + UNANSWERED_FIXED),
-        ("torch-check", f"""
-def broken():
-    torch._check(False, lambda: {MESSAGE!r})
-""" + UNANSWERED_FIXED),
-        ("assert-async", f"""
-def broken():
-    torch._assert_async(torch.tensor(False), {MESSAGE!r})
-""" + UNANSWERED_FIXED),
-        ("rewritten-args", f"""
-def broken():
-    try:
-        torch.zeros(3, requires_grad=True).add_(1)
-    except RuntimeError as err:
-        err.args = ({MESSAGE!r},)
-        raise
-""" + UNANSWERED_FIXED),
-        ("generator-throw", f"""
-def broken():
-    def steps():
-        yield
-    running = steps()
-    next(running)
-    running.throw(RuntimeError({MESSAGE!r}))
-""" + UNANSWERED_FIXED),
-        ("compiled-as-torch", """
-_code = compile(
-    "def step():\\n"
-    "    w, x = capstone_inputs()\\n"
-    "    hidden = (x @ w).tanh()\\n"
-    "    hidden[:, 4:].mul_(100)\\n"
-    "    hidden.sum().backward()\\n",
-    torch.nn.functional.__file__, "exec")
-exec(_code, globals())
-
-
-def broken():
-    step()
-""" + UNANSWERED_FIXED),
-        ("dynamic-helper", """
-def broken():
-    globals()["training_fragment"]()
-""" + UNANSWERED_FIXED),
-        ("switches-off-the-witness", """
-def broken():
-    with torch._C.DisableTorchFunction():
-        w, x = capstone_inputs()
-        hidden = (x @ w).tanh()
-        hidden[:, 4:].mul_(100)
-        hidden.sum().backward()
-""" + UNANSWERED_FIXED),
-        ("rebinds-the-drivers", f"""
-import autograder.chapters.capstone as checks
-import autograder.engine.reduction as tools
-
-forged = {{"raised": ["RuntimeError", {MESSAGE!r}], "raised by a backward it called": True,
-          "a saved tensor is stale with that message": True, "torch calls made by other functions": []}}
-tools.witnessed_failure = lambda *args, **kwargs: dict(forged)
-tools.deletions_keeping = lambda *args, **kwargs: 0
-checks.witnessed_failure = tools.witnessed_failure
-checks.deletions_keeping = tools.deletions_keeping
-
-
-def broken():
-    raise RuntimeError({MESSAGE!r})
-""" + UNANSWERED_FIXED),
+    "capstone-regression": EXPLOITS_OF_THE_REDUCTION,
+    # The second fragment is observed by the same drivers: the tricks that aim at them, not all again.
+    "capstone-second-failure": [
+        (label, for_the_second_failure(source)) for label, source in EXPLOITS_OF_THE_REDUCTION
+        if label in ("rebinds-what-its-driver-reads", "dynamic-helper", "switches-off-the-witness",
+                     "rebinds-the-drivers")
     ],
     "capstone-regression-test": [
         ("always-fails", "def test_regression():\n    assert False"),

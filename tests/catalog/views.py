@@ -208,6 +208,7 @@ WRONG = {
         ("new-shapes-copy", _with(CLASSIFY, unflatten="copy", broadcast_to="copy", atleast_3d="copy"),
          "shape-ops-copy"),
         ("dtype-view-converts", _with(CLASSIFY, view_dtype="copy"), "dtype-view-copies"),
+        ("asks-is-view", _with(CLASSIFY, ravel="view", view_dtype="copy"), "is-view-flag"),
         ("ravel-only-always-view", _with(CLASSIFY, ravel="view"), None),
         ("not-a-category", _with(CLASSIFY, ravel="sometimes"), None),
     ],

@@ -33,10 +33,11 @@ def notebook_cells() -> dict[str, str]:
 
 
 def kernel_namespace() -> dict:
-    """What an answer sees in the chapter's kernel: the setup cell, then the fragment's cell."""
+    """What an answer sees in the chapter's kernel: the setup cell, then the fragments' cells."""
     cells = notebook_cells()
     namespace: dict = {"__name__": "__main__"}
-    run_cell_source(cells["capstone-setup"] + "\n" + cells["capstone-why-fragment"], "<chapter>", namespace)
+    run_cell_source("\n".join(cells[name] for name in ("capstone-setup", "capstone-why-fragment",
+                                                         "capstone-gated-fragment")), "<chapter>", namespace)
     return namespace
 
 
@@ -76,6 +77,17 @@ def _defined(source: str, name: str = "broken"):
 def test_the_notebooks_fragment_fails_as_the_reference_reduction_does():
     fragment = kernel_namespace()["training_fragment"]
     assert witnessed_failure(fragment, PROVIDERS)["raised"] == witnessed_failure(key.broken, PROVIDERS)["raised"]
+
+
+def test_the_second_fragment_fails_as_its_reference_reduction_does_through_an_alias():
+    """The notebook's gated_step and the key's reduction raise the same error; only the reduction's
+    own statements make the writes, three of them, through a reshape of sigmoid's output."""
+    fragment = witnessed_failure(kernel_namespace()["gated_step"], PROVIDERS)
+    reduced = witnessed_failure(key.gated_broken, PROVIDERS)
+    assert fragment["raised"] == reduced["raised"] and "output 0 of Sigmoid, is at version 3" in reduced["raised"][1]
+    assert fragment["torch calls made by other functions"] == ["for_the_plot"]
+    assert reduced["written through an alias"] and reduced["torch calls made by other functions"] == []
+    assert deletions_keeping(key.gated_broken) == 0
 
 
 def test_the_mechanism_leaves_evidence_and_no_forgery_does():
@@ -176,6 +188,40 @@ def broken():
     assert found["raised by a backward it called"] and found["a saved tensor is stale with that message"]
     assert found["torch calls made by other functions"] == []
     assert found["written through an alias"] is WRITES[write]
+
+
+@pytest.mark.parametrize(("writes", "through_an_alias"), [
+    ("strip[0:10].clamp_(0.1, 0.9)\n    strip[10:20].clamp_(0.1, 0.9)\n    strip[20:].clamp_(0.1, 0.9)", True),
+    ("strip[0:10].clamp_(0.1, 0.9)\n    strip[10:20].clamp_(0.1, 0.9)\n    gates.clamp_(0.1, 0.9)", False),
+    ("gates.clamp_(0.1, 0.9)\n    strip[10:20].clamp_(0.1, 0.9)\n    strip[20:].clamp_(0.1, 0.9)", False),
+    ("for_the_plot(gates)", True),  # the helper's writes are the answer's too: a view of the gates
+], ids=["all-through-the-strip", "last-direct", "first-direct", "by-the-helper"])
+def test_every_write_must_go_through_an_alias_whoever_makes_it(writes, through_an_alias):
+    """Three writes make the second fragment's version 3: one made on the gates themselves is a
+    direct write, whichever it is, and a helper's writes count as the reduction's."""
+    found = witnessed_failure(_defined(f"""
+def broken():
+    w, x = capstone_inputs()
+    gates = torch.sigmoid(x @ w)
+    strip = gates.reshape(-1)
+    {writes}
+    gates.sum().backward()
+"""), PROVIDERS)
+    assert "output 0 of Sigmoid, is at version 3" in found["raised"][1]
+    assert found["written through an alias"] is through_an_alias
+
+
+def test_a_layer_of_torch_is_no_function_of_the_notebook():
+    """``torch.nn.Tanh()`` calls torch from its own ``forward``: torch's, not another function's."""
+    found = witnessed_failure(_defined("""
+def broken():
+    w, x = capstone_inputs()
+    hidden = torch.nn.Tanh()(x @ w)
+    hidden[:, 4:].mul_(100)
+    hidden.sum().backward()
+"""), PROVIDERS)
+    assert found["raised"] == ["RuntimeError", MESSAGE] and found["written through an alias"]
+    assert found["torch calls made by other functions"] == []
 
 
 def test_a_write_through_a_view_of_a_tensor_that_needs_no_gradient_is_not_the_alias_of_the_failure():

@@ -16,6 +16,8 @@ class TestCapstoneGrading(ChapterGrading):
 
     @classmethod
     def answer_context(cls, course: Course) -> str:
-        # Answers may read the fragment (a regression test compares with it; a wrong reduction calls it).
-        return _setup_source(course, cls.CHAPTER) + "\n" + locked_cell_source(
-            course, cls.CHAPTER, "capstone-why-fragment")
+        # Answers may read the fragments (a regression test compares with one; a wrong reduction calls
+        # one; a repair of the second calls its helper).
+        fragments = ("capstone-why-fragment", "capstone-gated-fragment")
+        return "\n".join([_setup_source(course, cls.CHAPTER),
+                          *(locked_cell_source(course, cls.CHAPTER, name) for name in fragments)])

@@ -1,0 +1,22 @@
+def gated_broken() -> None:
+    """gated_step reduced: fails as gated_step() does, and 1-minimal."""
+    w, x = capstone_inputs()
+    gates = torch.sigmoid(x @ w)
+    strip = gates.reshape(-1)  # a view of gates: shares its memory and version counter
+    strip[0:10].clamp_(0.1, 0.9)  # version 1
+    strip[10:20].clamp_(0.1, 0.9)  # version 2
+    strip[20:30].clamp_(0.1, 0.9)  # version 3
+    gates.sum().backward()
+
+
+def gated_fixed() -> torch.Tensor:
+    """gated_step repaired: the gradient of its loss with respect to w."""
+    w, x = capstone_inputs()
+    gates = torch.sigmoid(x @ w)
+    loss = (gates @ readout()).pow(2).mean() + 1e-3 * w.pow(2).sum()
+    strip = gates.detach().clone().reshape(-1)  # a copy: sigmoid's output stays intact
+    for start in range(0, strip.numel(), 10):
+        strip[start:start + 10].clamp_(0.1, 0.9)
+    send_to_dashboard(strip)
+    loss.backward()
+    return w.grad
