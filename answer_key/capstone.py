@@ -301,6 +301,18 @@ def _operation_only() -> None:
     torch.testing.assert_close(fixed(), _intended())  # noqa: F821
 
 
+def _without_the_shape() -> None:
+    with pytest.raises(RuntimeError, match=re.escape("output 0 of Tanh, is at version 1")):
+        broken()  # noqa: F821
+    torch.testing.assert_close(fixed(), _intended())  # noqa: F821
+
+
+def _loose_tolerance() -> None:
+    with pytest.raises(RuntimeError, match=re.escape(EXPECTED)):
+        broken()  # noqa: F821
+    torch.testing.assert_close(fixed(), _intended(), atol=1e-2, rtol=0.0)  # noqa: F821
+
+
 def _type_only() -> None:
     with pytest.raises(RuntimeError, match=re.escape(EXPECTED)):
         broken()  # noqa: F821
@@ -323,6 +335,10 @@ key("capstone-regression-test", test_regression, models=[
     Model("type-only", _type_only, "a tensor of the right shape from fixed() were the right gradient."),
     Model("any-runtime-error", _any_runtime_error, "any RuntimeError from broken() were the fragment's failure."),
     Model("any-version-error", _version_counter_only, "every version-counter error were the fragment's."),
+    Model("no-shape", _without_the_shape,
+          "the operation and the versions were the whole fingerprint, whatever shape the message gives."),
+    Model("loose-tolerance", _loose_tolerance,
+          "a gradient within 0.01 of the intended one were the intended gradient."),
     Model("operation-only", _operation_only,
           "the operation named in the message were the whole fingerprint, whatever the versions it gives."),
     # Failing on the correct pairs, it fails on everything the grader runs it on, as a test that
@@ -602,6 +618,24 @@ def broken():
     hidden = (x @ w).tanh()
     hidden[:, 4:].mul_(10).mul_(10)
     hidden.sum().backward()
+''',
+    "broken-another-shape": _READS + _FIXED_ONE + '''
+def broken():
+    w, x = capstone_inputs()
+    hidden = (x[:3] @ w).tanh()
+    hidden[:, 4:].mul_(100)
+    hidden.sum().backward()
+''',
+    "fixed-drops-a-loss-term": _READS + _BROKEN_ONE + '''
+def fixed():
+    w, x = capstone_inputs()
+    hidden = (x @ w).tanh()
+    logits = hidden @ readout()
+    loss = torch.nn.functional.cross_entropy(logits, torch.tensor(TARGETS))  # the weight decay dropped
+    hidden = hidden.detach()
+    send_to_dashboard(logits.detach().softmax(dim=1).amax(dim=1) * 100, hidden[:, 4:] * 100)
+    loss.backward()
+    return w.grad
 ''',
     "fixed-through-data": _READS + _BROKEN_ONE + '''
 def fixed():

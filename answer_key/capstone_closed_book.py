@@ -251,6 +251,22 @@ def broken():
     scores.detach().clamp_(min=0.0).clamp_(max=10.0)
     loss.backward()
 ''',
+    "broken-another-shape": _READS + _FIXED_ONE + '''
+def broken():
+    w, x = closed_book_inputs()
+    scores = x[:3] @ w + 0.1
+    loss = scores.pow(2).sum()
+    scores.detach().clamp_(min=0.0)
+    loss.backward()
+''',
+    "fixed-drops-a-loss-term": _READS + _BROKEN_ONE + '''
+def fixed():
+    w, x = closed_book_inputs()
+    loss = (x @ w + torch.full((5,), 0.1)).pow(2).mean()  # the 0.1 * |scores| term dropped
+    log((x @ w + 0.1).detach().clamp(min=0.0).mean(dim=0))
+    loss.backward()
+    return w.grad
+''',
     # The mutant is the silenced repair the key already models as a learner's mistake.
     "fixed-through-data": _READS + _BROKEN_ONE + "\n"
     + inspect.getsource(_fixed_through_data).replace("def _fixed_through_data", "def fixed", 1),

@@ -417,7 +417,9 @@ MUTANTS = {
     "broken-raises-another-error": "test_regression() when broken() raises another error",
     "broken-another-tensor": "test_regression() when broken() fails on another tensor",
     "broken-another-version": "test_regression() when broken() fails on the same tensor at another version",
+    "broken-another-shape": "test_regression() when broken() fails on the same operation's output, of another shape",
     "fixed-through-data": "test_regression() when fixed() silences the write through .data",
+    "fixed-drops-a-loss-term": "test_regression() when fixed() drops a term of the loss (its gradient a little off)",
 }
 CORRECT = ("correct-one", "correct-two")
 
