@@ -181,7 +181,7 @@ def test_the_search_finds_a_counterexample_no_larger_than_a_known_small_one() ->
 
 
 @pytest.mark.parametrize(("grade_id", "key", "value", "told"), [
-    ("views-classify", "transpose", "View", "it must be 'view', 'copy' or 'ambiguous'."),
+    ("views-classify", "ravel", "View", "it must be 'view', 'copy' or 'ambiguous'."),
     ("inplace-saves", "softplus", "result", "it must be 'input', 'output' or 'nothing'."),
     ("modules-batchnorm", "mean_dtype_after_to", "float16", "it must be a dtype as str(dtype) writes it"),
     ("modules-selftest", "q6", "Parameter", "it must be 'parameter' or 'buffer'."),

@@ -16,6 +16,7 @@ import torch
 
 from autograder.engine import facts
 from autograder.engine.cases import exercise, require_dict, selftest
+from autograder.engine.codec import short_repr, type_name
 from autograder.engine.draw import Draw
 from autograder.engine.layouts import drawn_tensor, layout_of
 
@@ -84,16 +85,24 @@ for _expression in MORE_EXPRESSIONS:
 
 # --------------------------------------------------------------------------- views-shares-storage
 def inputs_left_alone(answer: Callable[..., Any], a: torch.Tensor, b: torch.Tensor, _how: str) -> dict[str, Any]:
-    """Call ``answer(a, b)``; report what it returned and whether it left both tensors as they were
-    (values and version counters: a write, even one undone, bumps the counter). The tensors are
-    read through :mod:`autograder.engine.facts`, never through methods the answer could have set."""
+    """Call ``answer(a, b)``; report what it returned (a Python bool, or what else it was) and
+    whether it left both tensors as they were — values, version counters (a write, even one
+    undone, bumps the counter) and ``requires_grad`` — or what it changed. The tensors are read
+    through :mod:`autograder.engine.facts`, never through methods the answer could have set."""
     with facts.untouched():
-        before = [(facts.clone(facts.detach(t)), facts.version(t)) for t in (a, b)]
+        before = [(facts.clone(facts.detach(t)), facts.version(t), facts.requires_grad(t)) for t in (a, b)]
     found = answer(a, b)
+    changed = []
     with facts.untouched():
-        untouched = all(facts.version(t) == version and bool(facts.equal(facts.detach(t), values))
-                        for t, (values, version) in zip((a, b), before, strict=True))
-    return {"result": found, "inputs left alone": untouched}
+        for name, t, (values, version, requires_grad) in zip("ab", (a, b), before, strict=True):
+            if facts.version(t) != version:
+                changed.append(f"{name}'s version went from {version} to {facts.version(t)}")
+            if not bool(facts.equal(facts.detach(t), values)):
+                changed.append(f"{name}'s values changed")
+            if facts.requires_grad(t) != requires_grad:
+                changed.append(f"{name}.requires_grad became {facts.requires_grad(t)}")
+    result = found if type(found) is bool else f"not a Python bool: {type_name(found)} {short_repr(found, 40)}"
+    return {"result": result, "inputs left alone": "; ".join(changed) or True}
 
 
 Relation = Callable[[torch.Tensor, Draw], tuple[torch.Tensor, torch.Tensor, str]]

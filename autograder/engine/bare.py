@@ -187,7 +187,8 @@ def serve(job: dict) -> None:
 def _call(namespace: dict, call: dict, problem: str | None) -> dict:
     name = call["subject"] or call["answer"]
     if name not in namespace:
-        why = f"name {name!r} is not defined" + (f" (the answer cell raised {problem})" if problem else "")
+        why = f"name {name!r} is not defined" + (
+            f" (its cell, run in a Python with nothing but the standard library, raised {problem})" if problem else "")
         return {"missing": why}
     args = [Layout(*a["layout"]) if "layout" in a else codec.decode_from(a, [], [0]) for a in call["args"]]
     try:

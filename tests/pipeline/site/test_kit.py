@@ -166,10 +166,10 @@ print(json.dumps(found))
 
 def setup_source(assignment: str) -> str:
     """What a chapter's kernel has run before an answer cell: its setup cell (and, in Chapter 7,
-    the fragment the answers reduce)."""
+    the fragments the answers reduce)."""
     source = read_notebook(Course().source_notebook(assignment))
     cells = {nbgrader_meta(c).get("grade_id"): c.source for c in source.cells}
-    extra = ["capstone-why-fragment"] if assignment == "capstone" else []
+    extra = ["capstone-why-fragment", "capstone-gated-fragment"] if assignment == "capstone" else []
     return "\n".join(cells[g] for g in [f"{assignment}-setup", *extra])
 
 
