@@ -131,7 +131,7 @@ def failure_driver(providers: tuple[Callable[..., Any], ...], *,
     def observe(broken: Callable[[], Any]) -> dict[str, Any]:
         found = _witnessed(broken, providers)
         return {name: found[name] for name in
-                ("raised by a raise statement of its own", "raised", "raised by a backward it called",
+                ("raised by a raise statement written in the answer", "raised", "raised by a backward it called",
                  "a saved tensor is stale with that message")}
 
     return observe

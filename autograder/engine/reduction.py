@@ -246,32 +246,44 @@ def _codes(code: types.CodeType) -> set[types.CodeType]:
     return found
 
 
-def _torch_modules_code() -> frozenset[types.CodeType]:
-    """The code of torch's own modules (``nn.Module`` and the layers of ``torch.nn``): a layer's
-    ``forward`` calls torch for the answer as a torch function does, and is no function of the
-    notebook. Read when this module is imported, before any answer runs (a method an answer sets
-    on a layer later is not among them)."""
-    layers = [kind for kind in vars(torch.nn).values() if isinstance(kind, type) and issubclass(kind, torch.nn.Module)]
+def _torch_code() -> frozenset[types.CodeType]:
+    """The code of torch's own Python: every function of a torch module loaded when this module is
+    imported, before any answer runs, and every method of its classes (``F.tanh``, a layer's
+    ``forward``, ``Tensor.__iter__``, the wrapper of ``1 - t``), with the code nested in them. A
+    call made from it is made for the code that called torch. Code an answer compiles later, under
+    whatever file name, is not among it."""
     found: set[types.CodeType] = set()
-    for kind in {torch.nn.Module, *layers}:
-        for value in vars(kind).values():
-            code = getattr(getattr(value, "__func__", value), "__code__", None)
-            if isinstance(code, types.CodeType):
-                found |= _codes(code)
+
+    def take(item: Any) -> None:
+        function = item.__func__ if isinstance(item, staticmethod | classmethod) else item
+        if isinstance(function, types.FunctionType):
+            found.update(_codes(function.__code__))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a deprecated name warns when it is looked at
+        for name, module in list(sys.modules.items()):
+            if module is None or not (name == "torch" or name.startswith("torch.")):
+                continue
+            for value in list(vars(module).values()):
+                take(value)
+                if isinstance(value, type) and str(getattr(value, "__module__", "")).startswith("torch"):
+                    for member in list(vars(value).values()):
+                        take(member)
     return frozenset(found)
 
 
-_TORCH_MODULES_CODE = _torch_modules_code()
+_TORCH_CODE = _torch_code()
 
 
 _RAISE = dis.opmap["RAISE_VARARGS"]
 
 
 def raised_by_its_own_statement(function: Callable[..., Any], err: BaseException) -> bool:
-    """Whether ``err`` was raised by a ``raise`` statement of ``function``'s own code (or code nested
-    in it) rather than by anything it called: an error written by hand. Read off the innermost entry
-    of the error's traceback: the instruction it stopped at is a ``raise`` (an error torch raises
-    stops its caller at a call)."""
+    """Whether ``err`` was raised by a ``raise`` statement written where ``function`` was (its code,
+    code nested in it, or a helper of the same cell) rather than by anything else it called: an
+    error written by hand. Read off the innermost entry of the error's traceback: the instruction it
+    stopped at is a ``raise`` (an error torch raises stops its caller at a call). It names a mistake
+    and decides no grade, so the cell is told by the code's file name."""
     code = getattr(function, "__code__", None)
     entry = err.__traceback__
     if not isinstance(code, types.CodeType) or entry is None:
@@ -279,7 +291,8 @@ def raised_by_its_own_statement(function: Callable[..., Any], err: BaseException
     while entry.tb_next is not None:
         entry = entry.tb_next
     raising = entry.tb_frame.f_code
-    return raising in _codes(code) and raising.co_code[entry.tb_lasti] == _RAISE
+    written_there = raising in _codes(code) or raising.co_filename == code.co_filename
+    return written_there and raising.co_code[entry.tb_lasti] == _RAISE
 
 
 def _tensors(value: Any) -> Iterator[torch.Tensor]:
@@ -326,9 +339,11 @@ class Witness(TorchFunctionMode):
         self.written_directly = False
 
     def _caller(self, func: Any) -> types.FrameType | None:
+        """The frame the call was made for: the nearest one outside torch's own Python."""
         own_code = getattr(inspect.unwrap(func), "__code__", None) if callable(func) else None
         frame = sys._getframe(2)
-        while frame is not None and (frame.f_code is _DISPATCH or frame.f_code is own_code):
+        while frame is not None and (frame.f_code is _DISPATCH or frame.f_code is own_code
+                                     or frame.f_code in _TORCH_CODE):
             frame = frame.f_back
         return frame
 
@@ -337,8 +352,7 @@ class Witness(TorchFunctionMode):
             return func(*args, **(kwargs or {}))
         frame = self._caller(func)
         mine = frame is not None and frame.f_code in self.own
-        if (frame is not None and not mine and frame.f_code not in self.providers
-                and frame.f_code not in _TORCH_MODULES_CODE):
+        if frame is not None and not mine and frame.f_code not in self.providers:
             self.outside.add(frame.f_code.co_name)
         # Every call's writes are looked at, a helper's too: the writes that make a failure are the
         # answer's whoever makes them (whether it may call that helper is another check's).
@@ -431,7 +445,7 @@ def witnessed_failure(function: Callable[[], Any], providers: Iterable[Callable[
     """Run ``function()`` watched; report what it raised and the evidence of where from.
 
     Returns:
-        ``raised by a raise statement of its own``: :func:`raised_by_its_own_statement`;
+        ``raised by a raise statement written in the answer``: :func:`raised_by_its_own_statement`;
         ``raised``: ``[type name, message]`` or None; ``raised by a backward it called``: the
         error left a call of ``backward`` (or ``autograd.grad``) made by the function's own
         statements, with its message unchanged since; ``a saved tensor is stale with that
@@ -458,7 +472,7 @@ def witnessed_failure(function: Callable[[], Any], providers: Iterable[Callable[
         err is error and message == raised[1] and mine for err, message, mine in witness.escaped)
     stale = error is not None and raised[1] in witness.stale_messages()
     by_hand = error is not None and raised_by_its_own_statement(function, error)
-    return {"raised by a raise statement of its own": by_hand,
+    return {"raised by a raise statement written in the answer": by_hand,
             "raised": raised, "raised by a backward it called": by_backward,
             "a saved tensor is stale with that message": stale,
             "written through an alias": witness.through_alias and not witness.written_directly,

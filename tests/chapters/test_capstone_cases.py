@@ -134,7 +134,7 @@ RAISED_BY_TORCH = {  # broken() whose error torch raises: in its C++ code, or in
 def test_an_error_raised_by_hand_is_told_apart_from_one_torch_raised(body):
     found = witnessed_failure(_defined(f"def broken():\n    {body}\n"), PROVIDERS)
     assert found["raised"] is not None
-    assert found["raised by a raise statement of its own"] == (body in HAND_RAISED.values())
+    assert found["raised by a raise statement written in the answer"] == (body in HAND_RAISED.values())
 
 
 def test_the_message_says_an_error_was_raised_by_hand_whatever_its_words():
@@ -144,7 +144,7 @@ def test_the_message_says_an_error_was_raised_by_hand_whatever_its_words():
     source = f"def broken():\n    {HAND_RAISED['the message up to Hint']}\n" + FIXED
     _visible, decided = cases.verdicts("capstone-regression", cases.answer("capstone-regression", "by-hand", source))
     first = decided.failures[0].line
-    assert "yours {'raised by a raise statement of its own': True" in first, first
+    assert "yours {'raised by a raise statement written in the answer': True" in first, first
 
 
 def test_a_helper_that_makes_the_failure_is_named_and_vouches_for_nothing():
@@ -211,17 +211,21 @@ def broken():
     assert found["written through an alias"] is through_an_alias
 
 
-def test_a_layer_of_torch_is_no_function_of_the_notebook():
-    """``torch.nn.Tanh()`` calls torch from its own ``forward``: torch's, not another function's."""
-    found = witnessed_failure(_defined("""
+@pytest.mark.parametrize(("tanh", "loss"), [("torch.nn.Tanh()(x @ w)", "hidden.sum()"),
+                                          ("F.tanh(x @ w)", "hidden.sum()"),
+                                          ("(x @ w).tanh()", "(1 - hidden).sum()")])
+def test_torchs_own_python_is_no_function_of_the_notebook(tanh, loss):
+    """A layer's ``forward``, ``F.tanh`` and the operator behind ``1 - t`` call torch from Python
+    of torch's own: those calls are the reduction's, not another function's."""
+    found = witnessed_failure(_defined(f"""
 def broken():
     w, x = capstone_inputs()
-    hidden = torch.nn.Tanh()(x @ w)
+    hidden = {tanh}
     hidden[:, 4:].mul_(100)
-    hidden.sum().backward()
+    {loss}.backward()
 """), PROVIDERS)
-    assert found["raised"] == ["RuntimeError", MESSAGE] and found["written through an alias"]
     assert found["torch calls made by other functions"] == []
+    assert found["raised by a backward it called"] and found["written through an alias"]
 
 
 def test_a_write_through_a_view_of_a_tensor_that_needs_no_gradient_is_not_the_alias_of_the_failure():

@@ -40,7 +40,7 @@ class TestInplaceClosedBookCases(ChapterCases):
 
 def test_the_leaf_report_names_the_call_that_raised_torchs_error():
     found = report_leaf(REFERENCE["leaf_refusal"], X0.clone())
-    assert found == {"raised by a raise statement of its own": False,
+    assert found == {"raised by a raise statement written in the answer": False,
                      "raised": ["RuntimeError", "a leaf Variable that requires grad is being used in an in-place "
                                 "operation."], "torch raised it in a call on": "a leaf that requires grad",
                      "that tensor held x0": True, "x0 left alone": True}
@@ -52,7 +52,7 @@ def test_a_hand_raised_leaf_error_has_no_call_behind_it():
 
     found = report_leaf(by_hand, X0.clone())
     assert found["raised"][1].startswith("a leaf Variable") and found["torch raised it in a call on"] is None
-    assert found["raised by a raise statement of its own"]
+    assert found["raised by a raise statement written in the answer"]
 
 
 @pytest.mark.parametrize("name", sorted({**SAVE_INPUT, **CUSTOM}))
@@ -76,7 +76,16 @@ def test_the_version_error_raised_by_hand_leaves_backward_unreached():
     found = report_stale(by_hand, X0.clone(), "sin")
     assert found["raised"][1] == found["f's saved tensors, read after the call"]
     assert found["backward reached f's node"] is False
-    assert found["raised by a raise statement of its own"]
+    assert found["raised by a raise statement written in the answer"]
+
+
+def test_an_error_raised_by_a_helper_of_the_same_cell_is_raised_by_hand():
+    source = ("def _refuse(message):\n    raise RuntimeError(message)\n\n\n"
+              "def leaf_refusal(x0):\n    _refuse('a leaf Variable that requires grad is being used in an in-place "
+              "operation.')\n")
+    namespace: dict = {"torch": torch}
+    exec(compile(source, "<answer cell>", "exec"), namespace)
+    assert report_leaf(namespace["leaf_refusal"], X0.clone())["raised by a raise statement written in the answer"]
 
 
 def test_the_message_says_an_error_was_raised_by_hand_whatever_its_words():
@@ -89,7 +98,7 @@ def test_the_message_says_an_error_was_raised_by_hand_whatever_its_words():
     _visible, hidden = cases.verdicts("inplace-reproduce", cases.answer("inplace-reproduce", "by-hand", source))
     raising = [f.line for f in hidden.failures if not f.line.split(":")[0].startswith("grad_after_repair")]
     assert len(raising) == 7
-    assert all("yours {'raised by a raise statement of its own': True" in line for line in raising), raising
+    assert all("yours {'raised by a raise statement written in the answer': True" in line for line in raising), raising
 
 
 def test_the_sigmoid_report_reads_sigmoids_own_saved_result():
