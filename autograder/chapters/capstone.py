@@ -365,7 +365,7 @@ def reduce_and_repair(declared: Any, points: dict[str, int] | None = None, broke
                                 points=worth.get("broken-fails", 1), **inputs)
     # The fragment's failure is a write through an alias of the saved tensor: a reduction that writes
     # that tensor itself fails with the same message, and is another bug.
-    declared.judged_when_graded("broken-alias", f"the in-place write of {broken}()", tuple, subject=broken,
+    declared.judged_when_graded("broken-alias", f"the in-place writes of {broken}()", tuple, subject=broken,
                                 call=observe_alias, points=worth.get("broken-alias", 1), **inputs)
     declared.judged_when_graded("broken-minimal", f"each one-statement deletion of {broken}()", tuple,
                                 subject=broken, call=observe_reduction, points=worth["broken-minimal"], **inputs)

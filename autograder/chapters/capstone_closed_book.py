@@ -89,7 +89,7 @@ reproduce.case("test-form", "test_regression()", tuple, subject="test_regression
 reproduce.case("broken-fails", "broken()", tuple, subject="broken", call=_picked(BROKEN, failure_driver(PROVIDERS)),
                hidden=True)
 # The fragment's failure is a clamp through an alias of the scores pow and abs saved.
-reproduce.case("broken-alias", "the in-place write of broken()", tuple, subject="broken",
+reproduce.case("broken-alias", "the in-place writes of broken()", tuple, subject="broken",
                call=_picked(BROKEN, alias_driver(PROVIDERS)), hidden=True)
 reproduce.case("broken-minimal", "each one-statement deletion of broken()", tuple, subject="broken",
                call=_picked(BROKEN, reduction_driver(PROVIDERS)), hidden=True, points=2)

@@ -36,9 +36,9 @@ for _key, _text in STRIDE_EXPRESSIONS.items():
     strides.entry(_key, f"STRIDES[{_key!r}] ({_text})")
 
 # --------------------------------------------------------------------------- views-classify
-#: Each key of CLASSIFY and the call it asks about, on a 2-D float32 tensor t of at least two rows,
-#: of any layout. None of these operations appears elsewhere in the chapter: whether each is always a
-#: view, always a copy, or either by layout follows from what it must do with the elements.
+#: Each key of CLASSIFY and the call it asks about, on a 2-D float32 tensor t of at least two rows and
+#: two columns, of any layout and shape. None of these operations appears elsewhere in the chapter:
+#: the key tries each on several layouts (a view on all of them, a copy on all, or either).
 CLASSIFY_OPERATIONS = {
     "unflatten": "t.unflatten(0, (1, -1))",
     "index_select": "t.index_select(0, torch.tensor([0, 1]))",
