@@ -66,10 +66,6 @@ def show(inputs: tuple) -> str:
 
 
 # ---------------------------------------------------------------------------------- drivers
-def raised_by_hand(function: Callable[..., Any], err: BaseException | None) -> bool:
-    return err is not None and raised_by_its_own_statement(function, err)
-
-
 def _call(function: Callable[..., Any], *args: Any) -> tuple[Any, BaseException | None]:
     try:
         return function(*args), None
@@ -91,7 +87,7 @@ def report_leaf(function: Callable[..., Any], x0: torch.Tensor) -> dict[str, Any
     with facts.untouched():
         same_shape = facts.is_tensor(on) and facts.shape(on) == facts.shape(kept.values)
     return {
-        "raised by a raise statement written in the answer": raised_by_hand(function, err),
+        "raised by a raise statement written in the answer": raised_by_its_own_statement(function, err),
         "raised": error_of(err) if err is not None else None,
         "torch raised it in a call on": describe(on) if err is not None and on is not None else None,
         "that tensor held x0": holds_values(on, kept.values) if same_shape else None,
@@ -108,7 +104,7 @@ def report_stale(function: Callable[..., Any], x0: torch.Tensor, name: str) -> d
     _result, err = _call(function, x0, f)
     first = applied[0] if applied else None
     return {
-        "raised by a raise statement written in the answer": raised_by_hand(function, err),
+        "raised by a raise statement written in the answer": raised_by_its_own_statement(function, err),
         "raised": error_of(err) if err is not None else None,
         "f applied to": describe(first.input) if first else "f not applied",
         "f's input held x0": first.holds(kept.values) if first else None,
@@ -129,7 +125,7 @@ def report_sigmoid(function: Callable[..., Any], x0: torch.Tensor) -> dict[str, 
         _result, err = _call(function, x0)
     first = applied[0] if applied else None
     return {
-        "raised by a raise statement written in the answer": raised_by_hand(function, err),
+        "raised by a raise statement written in the answer": raised_by_its_own_statement(function, err),
         "raised": error_of(err) if err is not None else None,
         "sigmoid applied to": describe(first.input) if first else "no sigmoid seen",
         "sigmoid's input held x0": first.holds(kept.values) if first else None,

@@ -278,14 +278,14 @@ _TORCH_CODE = _torch_code()
 _RAISE = dis.opmap["RAISE_VARARGS"]
 
 
-def raised_by_its_own_statement(function: Callable[..., Any], err: BaseException) -> bool:
+def raised_by_its_own_statement(function: Callable[..., Any], err: BaseException | None) -> bool:
     """Whether ``err`` was raised by a ``raise`` statement written where ``function`` was (its code,
     code nested in it, or a helper of the same cell) rather than by anything else it called: an
     error written by hand. Read off the innermost entry of the error's traceback: the instruction it
     stopped at is a ``raise`` (an error torch raises stops its caller at a call). It names a mistake
-    and decides no grade, so the cell is told by the code's file name."""
+    and decides no grade, so the cell is told by the code's file name. No error (None): False."""
     code = getattr(function, "__code__", None)
-    entry = err.__traceback__
+    entry = err.__traceback__ if err is not None else None
     if not isinstance(code, types.CodeType) or entry is None:
         return False
     while entry.tb_next is not None:
@@ -471,8 +471,7 @@ def witnessed_failure(function: Callable[[], Any], providers: Iterable[Callable[
     by_backward = error is not None and any(
         err is error and message == raised[1] and mine for err, message, mine in witness.escaped)
     stale = error is not None and raised[1] in witness.stale_messages()
-    by_hand = error is not None and raised_by_its_own_statement(function, error)
-    return {"raised by a raise statement written in the answer": by_hand,
+    return {"raised by a raise statement written in the answer": raised_by_its_own_statement(function, error),
             "raised": raised, "raised by a backward it called": by_backward,
             "a saved tensor is stale with that message": stale,
             "written through an alias": witness.through_alias and not witness.written_directly,

@@ -20,6 +20,10 @@ def panel_answer(grade_id: str, name: str) -> str:
     return (PANEL / grade_id / name).read_text()
 
 
+#: The chapter's locked cells that define the fragments an answer reduces (and may call).
+FRAGMENTS = ("capstone-why-fragment", "capstone-gated-fragment")
+
+
 @cache
 def context(grade_id: str) -> str:
     """What an answer to ``grade_id`` runs after besides the setup cell, as in the notebook: the
@@ -27,7 +31,7 @@ def context(grade_id: str) -> str:
     from tests.cases import student_edition_cells
 
     cells = student_edition_cells("capstone")
-    fragments = cells["capstone-why-fragment"] + "\n" + cells["capstone-gated-fragment"]
+    fragments = "\n".join(cells[name] for name in FRAGMENTS)
     return fragments + ("\n" + RIGHT["capstone-regression"][0][1] if grade_id == "capstone-regression-test" else "")
 
 

@@ -23,7 +23,7 @@ from autograder.engine.reduction import (
 from autograder.engine.trials import compiled, piece
 from autograder.pipeline.course import Course, nbgrader_meta, read_notebook
 from tests.cases import ChapterCases
-from tests.catalog.capstone import BROKEN_NOT_MINIMAL, EXPLOITS, FIXED, MESSAGE, RIGHT, TEST, TEST_NOTHING
+from tests.catalog.capstone import BROKEN_NOT_MINIMAL, EXPLOITS, FIXED, FRAGMENTS, MESSAGE, RIGHT, TEST, TEST_NOTHING
 from tests.grading import run_cell_source
 
 
@@ -36,8 +36,7 @@ def kernel_namespace() -> dict:
     """What an answer sees in the chapter's kernel: the setup cell, then the fragments' cells."""
     cells = notebook_cells()
     namespace: dict = {"__name__": "__main__"}
-    run_cell_source("\n".join(cells[name] for name in ("capstone-setup", "capstone-why-fragment",
-                                                         "capstone-gated-fragment")), "<chapter>", namespace)
+    run_cell_source("\n".join(cells[name] for name in ("capstone-setup", *FRAGMENTS)), "<chapter>", namespace)
     return namespace
 
 

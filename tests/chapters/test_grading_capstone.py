@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from autograder.pipeline.course import Course
+from tests.catalog.capstone import FRAGMENTS
 from tests.grading import ChapterGrading, _setup_source, locked_cell_source
 
 pytestmark = pytest.mark.nbgrader
@@ -18,6 +19,5 @@ class TestCapstoneGrading(ChapterGrading):
     def answer_context(cls, course: Course) -> str:
         # Answers may read the fragments (a regression test compares with one; a wrong reduction calls
         # one; a repair of the second calls its helper).
-        fragments = ("capstone-why-fragment", "capstone-gated-fragment")
         return "\n".join([_setup_source(course, cls.CHAPTER),
-                          *(locked_cell_source(course, cls.CHAPTER, name) for name in fragments)])
+                          *(locked_cell_source(course, cls.CHAPTER, name) for name in FRAGMENTS)])

@@ -23,6 +23,7 @@ from autograder.engine import cases
 from autograder.pipeline.course import Course, nbgrader_meta, read_notebook
 from autograder.pipeline.site.kit import build_kit
 from tests.cases import solution_lines, student_edition_cells
+from tests.catalog.capstone import FRAGMENTS
 from tests.grading import RACING
 
 SPLIT = [a for a in Course().chapters() if cases.exercises(a)]
@@ -169,7 +170,7 @@ def setup_source(assignment: str) -> str:
     the fragments the answers reduce)."""
     source = read_notebook(Course().source_notebook(assignment))
     cells = {nbgrader_meta(c).get("grade_id"): c.source for c in source.cells}
-    extra = ["capstone-why-fragment", "capstone-gated-fragment"] if assignment == "capstone" else []
+    extra = FRAGMENTS if assignment == "capstone" else ()
     return "\n".join(cells[g] for g in [f"{assignment}-setup", *extra])
 
 
