@@ -292,6 +292,103 @@ key("inplace-fix-share", fixed_share, models=[
 ])
 
 
+# ------------------------------------------------------------------------- inplace-fix-residual
+def fixed_residual(x: torch.Tensor) -> torch.Tensor:
+    h = x.sigmoid() * 2 - 1
+    h.relu_()
+    h = h + x
+    return (h * h).sum()
+
+
+def _residual_unrepaired(x: torch.Tensor) -> torch.Tensor:
+    h = x.sigmoid()
+    h.mul_(2).sub_(1)
+    h.relu_()
+    h += x
+    return (h * h).sum()
+
+
+def _residual_skip_in_place(x: torch.Tensor) -> torch.Tensor:
+    h = x.sigmoid() * 2 - 1
+    h.relu_()
+    h += x
+    return (h * h).sum()
+
+
+def _residual_rescale_in_place(x: torch.Tensor) -> torch.Tensor:
+    h = x.sigmoid()
+    h.mul_(2).sub_(1)
+    h = h.relu() + x
+    return (h * h).sum()
+
+
+def _residual_skip_repaired_only(x: torch.Tensor) -> torch.Tensor:
+    h = x.sigmoid()
+    h.mul_(2).sub_(1)
+    h.relu_()
+    h = h + x
+    return (h * h).sum()
+
+
+def _residual_detached_branch(x: torch.Tensor) -> torch.Tensor:
+    h = x.detach().sigmoid()
+    h.mul_(2).sub_(1)
+    h.relu_()
+    h = h + x
+    return (h * h).sum()
+
+
+def _residual_data_rescale(x: torch.Tensor) -> torch.Tensor:
+    h = x.sigmoid()
+    h.data.mul_(2).sub_(1)
+    h = h.relu() + x
+    return (h * h).sum()
+
+
+def _residual_relu_after_skip(x: torch.Tensor) -> torch.Tensor:
+    h = (x.sigmoid() * 2 - 1 + x).relu()
+    return (h * h).sum()
+
+
+def _residual_detached_skip(x: torch.Tensor) -> torch.Tensor:
+    h = (x.sigmoid() * 2 - 1).relu() + x.detach()
+    return (h * h).sum()
+
+
+def _residual_unrectified(x: torch.Tensor) -> torch.Tensor:
+    h = x.sigmoid().relu() * 2 - 1 + x
+    return (h * h).sum()
+
+
+key("inplace-fix-residual", fixed_residual, models=[
+    # The same writes under no_grad, or through detach(), are observed exactly as these: each
+    # still moves the version counter of the tensor an operation saved. So is a repair of the
+    # rescale alone that keeps the four writes (on a clone of sigmoid's result): backward stops first
+    # at the ReLU's output, which the skip wrote.
+    Model("unrepaired", _residual_unrepaired,
+          "adding the skip into the result of the in-place ReLU, recorded or not, left what the ReLU saved for "
+          "its backward usable."),
+    Model("relu-keeps-no-output", _residual_skip_in_place,
+          "a ReLU computed in place saved nothing, so adding the skip into its result afterwards were harmless."),
+    # With the ReLU out of place the version reached is 2, with it in place 3: each has its model.
+    Model("sigmoid-keeps-no-output", _residual_rescale_in_place,
+          "rescaling sigmoid's result in place left what sigmoid saved for its backward usable."),
+    Model("only-the-named-write-repaired", _residual_skip_repaired_only,
+          "repairing the write the first message names were enough, though the rescale still writes what "
+          "sigmoid saved for its backward."),
+    Model("branch-outside-the-gradient", _residual_detached_branch,
+          "the rescaled, rectified sigmoid could be cut from the graph and x still get its whole gradient."),
+    Model("data-keeps-saved", _residual_data_rescale,
+          "a rescale written through .data left intact the result sigmoid saved for its backward."),
+    Model("relu-after-skip", _residual_relu_after_skip,
+          "the ReLU rectified the sum with the skip rather than the rescaled sigmoid before it."),
+    Model("skip-outside-the-gradient", _residual_detached_skip,
+          "the skip connection's x could be cut from the graph and x still get its whole gradient."),
+    Model("rectified-before-rescaling", _residual_unrectified,
+          "the ReLU rectified sigmoid's result before the rescale rather than after it."),
+])
+
+
 # --------------------------------------------------------------------------- inplace-selftest
 def _q1() -> int:
     a = torch.zeros(4)

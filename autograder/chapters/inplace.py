@@ -129,13 +129,18 @@ REPAIR_CASES: dict[str, tuple[str, Callable[[Draw], tuple], bool]] = {
 }
 
 
+#: Points of each check of a repair: repairing is the chapter's skill, so a family of inputs a
+#: repair gets right weighs twice an entry of a SAVES table.
+REPAIR_POINTS = 2
+
+
 def repair(grade_id: str, name: str, cases: dict[str, tuple[str, Callable[[Draw], tuple], bool]]) -> Exercise:
     """A repair exercise: ``name(x)`` called on a fresh leaf and backpropagated from, one check of
-    one point per family of ``cases``."""
+    :data:`REPAIR_POINTS` per family of ``cases``."""
     repaired = exercise(grade_id, name, call=backward_report, returns="observation", agree="close")
     for case, (what, recipe, hidden) in cases.items():
-        repaired.case(case, f"{name}(x) then backward ({what})", recipe, hidden=hidden, points=1, search=recipe,
-                      tries=4)
+        repaired.case(case, f"{name}(x) then backward ({what})", recipe, hidden=hidden, points=REPAIR_POINTS,
+                      search=recipe, tries=4)
     return repaired
 
 
@@ -172,6 +177,32 @@ SHARE_CASES: dict[str, tuple[str, Callable[[Draw], tuple], bool]] = {
     "three-dimensions": ("a drawn tensor x of three dimensions", _batch, True),
 }
 share = repair("inplace-fix-share", "fixed_share", SHARE_CASES)
+
+# ------------------------------------------------------------------------- inplace-fix-residual
+def _both_signs(recipe: Callable[[Draw], tuple], scale: float = 1.0) -> Callable[[Draw], tuple]:
+    """``recipe``'s tensor scaled, with its first element made positive and its last negative:
+    ``2 * sigmoid(x) - 1`` has the sign of ``x``, so the ReLU passes some elements and stops others
+    on every draw (a gradient wrong only where the ReLU passes shows on every run)."""
+
+    def drawn(draw: Draw) -> tuple:
+        (x,) = recipe(draw)
+        flat = (scale * x).flatten()
+        flat[0], flat[-1] = flat[0].abs() + 0.1, -flat[-1].abs() - 0.1
+        return (flat.view(x.shape),)
+
+    return drawn
+
+
+#: Every operation of the block is elementwise: the shape only changes which layout the repair
+#: meets. Small values sit near the ReLU's kink, large ones where the sigmoid saturates.
+RESIDUAL_CASES: dict[str, tuple[str, Callable[[Draw], tuple], bool]] = {
+    "vector": ("a drawn vector x, of both signs", _both_signs(_vector), False),
+    "matrix": ("a drawn matrix x, of both signs", _both_signs(_matrix), False),
+    "around-zero": ("a vector x of small values, of both signs", _both_signs(_vector, 0.3), True),
+    "large": ("a vector x of large values, of both signs", _both_signs(_vector, 3.0), True),
+    "three-dimensions": ("a drawn tensor x of three dimensions, of both signs", _both_signs(_batch), True),
+}
+residual = repair("inplace-fix-residual", "fixed_residual", RESIDUAL_CASES)
 
 # --------------------------------------------------------------------------- inplace-selftest
 SELFTEST_QUESTIONS = {

@@ -82,6 +82,9 @@ GATE = "def fixed_gate(x):\n    t = x.tanh()\n    s = x.sigmoid() * t\n    t = t
 ENERGY = "def fixed_energy(x):\n    h = x.exp().clone()\n    h[1:].add_(1)\n    return (h * h).sum()"
 SHARE = ("def fixed_share(x):\n    h = x.exp()\n    h = h / h.sum(-1, keepdim=True)\n    first = h[..., :1]\n"
          "    return (first * x).sum()")
+RESIDUAL = ("def fixed_residual(x):\n    h = x.sigmoid() * 2 - 1\n    h.relu_()\n    h = h + x\n"
+            "    return (h * h).sum()")
+RESIDUAL_UNREPAIRED = "    h = x.sigmoid()\n    h.mul_(2).sub_(1)\n    h.relu_()\n    h += x\n    out = (h * h).sum()"
 
 RIGHT = {
     "inplace-saves": [
@@ -117,6 +120,15 @@ RIGHT = {
         ("clone-then-divide", "def fixed_share(x):\n    h = x.exp().clone()\n    first = h[..., :1]\n"
                               "    h /= h.sum(-1, keepdim=True)\n    return (first * x).sum()"),
         ("softmax", "def fixed_share(x):\n    return (torch.softmax(x, dim=-1)[..., :1] * x).sum()"),
+    ],
+    "inplace-fix-residual": [
+        ("relu-in-place-on-a-new-tensor", RESIDUAL),
+        ("out-of-place", "def fixed_residual(x):\n    h = torch.relu(2 * torch.sigmoid(x) - 1) + x\n"
+                         "    return h.pow(2).sum()"),
+        # 2 * sigmoid(x) - 1 is tanh(x / 2); clamp's gradient at 0 differs from relu's, never met.
+        ("tanh-and-clamp", "def fixed_residual(x):\n    return ((x / 2).tanh().clamp(min=0) + x).square().sum()"),
+        ("clone-then-the-same-writes", "def fixed_residual(x):\n    h = x.sigmoid().clone()\n    h.mul_(2).sub_(1)\n"
+                                       "    h.relu_()\n    h = h.clone()\n    h += x\n    return (h * h).sum()"),
     ],
     "inplace-selftest": [
         ("literal", _with("SELFTEST", SELFTEST)),
@@ -212,6 +224,31 @@ WRONG = {
                             "    return (h[..., :1] * x).sum()", "first-dimension"),
         ("item", SHARE.replace("(first * x).sum()", "(first * x).sum().item()"),
          None),
+    ],
+    "inplace-fix-residual": [
+        ("unrepaired", "def fixed_residual(x):\n" + RESIDUAL_UNREPAIRED.replace("out = ", "return "), "unrepaired"),
+        ("rescale-under-no-grad", "def fixed_residual(x):\n    h = x.sigmoid()\n    with torch.no_grad():\n"
+                                  "        h.mul_(2).sub_(1)\n    h.relu_()\n    h += x\n    return (h * h).sum()",
+         "unrepaired"),
+        ("skip-in-place", "def fixed_residual(x):\n    h = x.sigmoid() * 2 - 1\n    h.relu_()\n    h += x\n"
+                          "    return (h * h).sum()", "relu-keeps-no-output"),
+        ("rescale-in-place", "def fixed_residual(x):\n    h = x.sigmoid()\n    h.mul_(2).sub_(1)\n"
+                             "    h = h.relu() + x\n    return (h * h).sum()", "sigmoid-keeps-no-output"),
+        ("skip-repaired-only", "def fixed_residual(x):\n    h = x.sigmoid()\n    h.mul_(2).sub_(1)\n    h.relu_()\n"
+                               "    h = h + x\n    return (h * h).sum()", "only-the-named-write-repaired"),
+        ("detached-branch", "def fixed_residual(x):\n    h = (2 * x.detach().sigmoid() - 1).relu()\n"
+                            "    return ((h + x) ** 2).sum()", "branch-outside-the-gradient"),
+        ("data-rescale", "def fixed_residual(x):\n    h = x.sigmoid()\n    h.data.mul_(2).sub_(1)\n"
+                         "    h = h.relu() + x\n    return (h * h).sum()", "data-keeps-saved"),
+        ("relu-after-skip", "def fixed_residual(x):\n    return torch.relu(2 * x.sigmoid() - 1 + x).pow(2).sum()",
+         "relu-after-skip"),
+        ("detached-skip", "def fixed_residual(x):\n    h = torch.relu(2 * x.sigmoid() - 1) + x.detach()\n"
+                          "    return (h * h).sum()", "skip-outside-the-gradient"),
+        ("rectified-before-rescaling", "def fixed_residual(x):\n    h = 2 * x.sigmoid().relu() - 1 + x\n"
+                                       "    return (h * h).sum()", "rectified-before-rescaling"),
+        # Right on vectors only: the rows of a matrix summed before squaring.
+        ("rows-summed-first", "def fixed_residual(x):\n    h = torch.relu(2 * x.sigmoid() - 1) + x\n"
+                              "    return (h.reshape(-1, x.shape[-1]).sum(0) ** 2).sum()", None),
     ],
     "inplace-selftest": [
         ("detach-own-counter", _with("SELFTEST", SELFTEST, q1=3, q4=1), "detach-own-counter"),
@@ -339,6 +376,14 @@ EXPLOITS = {
             unrepaired="    h = x.exp()\n    first = h[..., :1]\n    h /= h.sum(-1, keepdim=True)\n"
                        "    out = (first * x).sum()")),
     ],
+    "inplace-fix-residual": [
+        ("forged-report", FORGED_REPORT.format(exercise="residual") + "\n\n" + RESIDUAL.replace("h + x", "h - x")),
+        ("frames", FRAMES.format(name="fixed_residual")),
+        ("tensor-subclass", TENSOR_SUBCLASS.format(name="fixed_residual")),
+        ("rebinds-what-its-driver-reads", LIAR + REBINDS_BACKWARD.format(
+            repaired=RESIDUAL.replace("def fixed_residual", "def _repaired"), name="fixed_residual",
+            unrepaired=RESIDUAL_UNREPAIRED)),
+    ],
     "inplace-selftest": [
         ("always-equal", ALWAYS_EQUAL + "SELFTEST = {k: Yes('x') for k in ('q1', 'q2', 'q3', 'q4', 'q5')}"),
     ],
@@ -351,7 +396,7 @@ EXPLOITS = {
 FORGERIES: dict[str, list[tuple[str, str]]] = {}
 for _grade_id, _label in [('inplace-saves', 'rebound-observe'), ('inplace-fix-gate', 'forged-report'),
                           ('inplace-fix-gate', 'rebound-observe'), ('inplace-fix-alias', 'forged-report'),
-                          ('inplace-fix-share', 'forged-report')]:
+                          ('inplace-fix-share', 'forged-report'), ('inplace-fix-residual', 'forged-report')]:
     _entry = next(e for e in EXPLOITS[_grade_id] if e[0] == _label)
     EXPLOITS[_grade_id].remove(_entry)
     FORGERIES.setdefault(_grade_id, []).append(_entry)

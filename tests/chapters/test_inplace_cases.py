@@ -17,6 +17,7 @@ from answer_key.inplace import (
     backward_survives,
     fixed_energy,
     fixed_gate,
+    fixed_residual,
     what_op_saves,
 )
 from autograder.chapters.inplace import SAVES_EXPRESSIONS, SAVES_MORE_EXPRESSIONS, backward_report
@@ -114,6 +115,8 @@ def test_the_repairs_do_not_appear_on_the_page():
     page = _page(("inplace-fix-gate", "inplace-fix-alias"))
     assert "x.sigmoid() * t" not in page and "x.tanh() - s" not in page
     assert "h[1:].add_(1)" not in page
+    residual = _page(("inplace-fix-residual",))
+    assert "sigmoid() * 2 - 1" not in residual and "2 * torch.sigmoid" not in residual
 
 
 def test_the_self_test_answers_are_torchs():
@@ -134,23 +137,54 @@ def test_the_repair_reports_are_what_autograd_gives():
     shifted = x0.exp() + torch.tensor([0.0, 1.0, 1.0])
     assert torch.allclose(energy["value"], (shifted * shifted).sum())
     assert torch.allclose(energy["grad"], 2 * shifted * x0.exp())
+    residual = backward_report(fixed_residual, x0)
+    s = torch.sigmoid(x0)
+    h = (2 * s - 1).clamp(min=0) + x0
+    assert torch.allclose(residual["value"], (h * h).sum())
+    # The chain rule: d(h * h)/dh = 2h; dh/dx = 1 (the skip) + 2 s (1 - s) where the ReLU passes.
+    assert torch.allclose(residual["grad"], 2 * h * (1 + 2 * s * (1 - s) * (x0 > 0)))
 
 
-def test_data_gives_a_wrong_gradient_in_both_repairs():
+def test_each_write_of_the_residual_block_alone_still_breaks_a_saved_tensor():
+    """Repairing the write the first message names shows the other: the rescale changes what
+    sigmoid saved (its output, three writes later), the skip what the in-place ReLU saved."""
+    from answer_key.inplace import _residual_rescale_in_place, _residual_skip_in_place, _residual_unrepaired
+
+    x0 = torch.randn(5)
+    first = backward_report(_residual_unrepaired, x0)["backward"]
+    assert "output 0 of Relu, is at version 4; expected version 3" in first
+
+    def skip_repaired_only(x):
+        h = x.sigmoid()
+        h.mul_(2).sub_(1)
+        h.relu_()
+        h = h + x
+        return (h * h).sum()
+
+    assert "output 0 of Sigmoid, is at version 3; expected version 0" in backward_report(
+        skip_repaired_only, x0)["backward"]
+    assert "output 0 of Sigmoid, is at version 2; expected version 0" in backward_report(
+        _residual_rescale_in_place, x0)["backward"]
+    assert "output 0 of Relu, is at version 2; expected version 1" in backward_report(
+        _residual_skip_in_place, x0)["backward"]
+
+
+def test_data_gives_a_wrong_gradient_in_every_repair():
     """The catalogued .data answers are refused by their gradient, not by watching for .data."""
-    from answer_key.inplace import _energy_data, _gate_data
+    from answer_key.inplace import _energy_data, _gate_data, _residual_data_rescale
 
     x0 = torch.tensor([0.5, -1.0, 2.0])
-    for right, data in ((fixed_gate, _gate_data), (fixed_energy, _energy_data)):
+    repairs = ((fixed_gate, _gate_data), (fixed_energy, _energy_data), (fixed_residual, _residual_data_rescale))
+    for right, data in repairs:
         ours, theirs = backward_report(right, x0), backward_report(data, x0)
         assert theirs["backward"] is None and torch.allclose(ours["value"], theirs["value"])
         assert not torch.allclose(ours["grad"], theirs["grad"])
 
 
 def test_the_unrepaired_code_fails_with_torchs_version_error():
-    from answer_key.inplace import _energy_unrepaired, _gate_unrepaired
+    from answer_key.inplace import _energy_unrepaired, _gate_unrepaired, _residual_unrepaired
 
-    for broken in (_gate_unrepaired, _energy_unrepaired):
+    for broken in (_gate_unrepaired, _energy_unrepaired, _residual_unrepaired):
         assert "modified by an inplace operation" in backward_report(broken, torch.randn(4))["backward"]
 
 
@@ -174,4 +208,4 @@ def test_a_shift_right_on_vectors_only_loses_the_hidden_matrix_checks(label):
     hidden = verdict("inplace-fix-alias", namespace["fixed_energy"], True, 7)
     failed = {v.case.name for v in hidden.failures}
     assert failed == {"large-matrix", "single-row"}, hidden.message()
-    assert hidden.earned == hidden.possible - 2
+    assert hidden.earned == hidden.possible - sum(v.case.points for v in hidden.failures)
