@@ -217,7 +217,8 @@ key("inplace-fix-alias", fixed_energy, models=[
     Model("unrepaired", _energy_unrepaired,
           "a write into h through a slice of it, recorded or not, left the result exp saved for its backward usable."),
     Model("data-keeps-saved", _energy_data, "a write through .data left intact the result exp saved for its backward."),
-    Model("copy-of-the-slice", _energy_copy_unused, "writing into a clone of the slice changed h itself."),
+    Model("copy-of-the-slice", _energy_copy_unused,
+          "h's elements after the first needed no shift (a shift written into a copy of the slice never reaches h)."),
     Model("shift-everything", _energy_everywhere, "the first element (or row) were shifted like the others."),
     Model("shift-elements", _energy_elements, "the shift of a matrix spared only its very first element."),
     Model("shift-columns", _energy_columns, "the shift of a matrix spared its first column."),
@@ -308,25 +309,10 @@ def _residual_unrepaired(x: torch.Tensor) -> torch.Tensor:
     return (h * h).sum()
 
 
-def _residual_skip_in_place(x: torch.Tensor) -> torch.Tensor:
-    h = x.sigmoid() * 2 - 1
-    h.relu_()
-    h += x
-    return (h * h).sum()
-
-
 def _residual_rescale_in_place(x: torch.Tensor) -> torch.Tensor:
     h = x.sigmoid()
     h.mul_(2).sub_(1)
     h = h.relu() + x
-    return (h * h).sum()
-
-
-def _residual_skip_repaired_only(x: torch.Tensor) -> torch.Tensor:
-    h = x.sigmoid()
-    h.mul_(2).sub_(1)
-    h.relu_()
-    h = h + x
     return (h * h).sum()
 
 
@@ -361,31 +347,25 @@ def _residual_unrectified(x: torch.Tensor) -> torch.Tensor:
 
 
 key("inplace-fix-residual", fixed_residual, models=[
-    # The same writes under no_grad, or through detach(), are observed exactly as these: each
-    # still moves the version counter of the tensor an operation saved. So is a repair of the
-    # rescale alone that keeps the four writes (on a clone of sigmoid's result): backward stops first
-    # at the ReLU's output, which the skip wrote.
-    Model("unrepaired", _residual_unrepaired,
+    # A report names the saved tensor a write reached by the operation that made it, not by its
+    # version counts: the same writes under no_grad or through detach(), a repair of one write
+    # only, in place or not, are observed exactly as one of these two.
+    Model("relu-output-rewritten", _residual_unrepaired,
           "adding the skip into the result of the in-place ReLU, recorded or not, left what the ReLU saved for "
-          "its backward usable."),
-    Model("relu-keeps-no-output", _residual_skip_in_place,
-          "a ReLU computed in place saved nothing, so adding the skip into its result afterwards were harmless."),
-    # With the ReLU out of place the version reached is 2, with it in place 3: each has its model.
-    Model("sigmoid-keeps-no-output", _residual_rescale_in_place,
-          "rescaling sigmoid's result in place left what sigmoid saved for its backward usable."),
-    Model("only-the-named-write-repaired", _residual_skip_repaired_only,
-          "repairing the write the first message names were enough, though the rescale still writes what "
-          "sigmoid saved for its backward."),
-    Model("branch-outside-the-gradient", _residual_detached_branch,
-          "the rescaled, rectified sigmoid could be cut from the graph and x still get its whole gradient."),
+          "its backward (its own output) usable."),
+    Model("sigmoid-output-rewritten", _residual_rescale_in_place,
+          "rescaling sigmoid's result in place, recorded or not, left what sigmoid saved for its backward (its "
+          "output) usable."),
     Model("data-keeps-saved", _residual_data_rescale,
           "a rescale written through .data left intact the result sigmoid saved for its backward."),
     Model("relu-after-skip", _residual_relu_after_skip,
           "the ReLU rectified the sum with the skip rather than the rescaled sigmoid before it."),
     Model("skip-outside-the-gradient", _residual_detached_skip,
           "the skip connection's x could be cut from the graph and x still get its whole gradient."),
-    Model("rectified-before-rescaling", _residual_unrectified,
-          "the ReLU rectified sigmoid's result before the rescale rather than after it."),
+    Model("branch-outside-the-gradient", _residual_detached_branch,
+          "the rescaled, rectified sigmoid could be cut from the graph and x still get its whole gradient."),
+    Model("relu-without-effect", _residual_unrectified,
+          "the ReLU changed nothing (as when it rectifies sigmoid's result, never negative, before the rescale)."),
 ])
 
 

@@ -226,16 +226,17 @@ WRONG = {
          None),
     ],
     "inplace-fix-residual": [
-        ("unrepaired", "def fixed_residual(x):\n" + RESIDUAL_UNREPAIRED.replace("out = ", "return "), "unrepaired"),
+        ("unrepaired", "def fixed_residual(x):\n" + RESIDUAL_UNREPAIRED.replace("out = ", "return "),
+         "relu-output-rewritten"),
         ("rescale-under-no-grad", "def fixed_residual(x):\n    h = x.sigmoid()\n    with torch.no_grad():\n"
                                   "        h.mul_(2).sub_(1)\n    h.relu_()\n    h += x\n    return (h * h).sum()",
-         "unrepaired"),
+         "relu-output-rewritten"),
         ("skip-in-place", "def fixed_residual(x):\n    h = x.sigmoid() * 2 - 1\n    h.relu_()\n    h += x\n"
-                          "    return (h * h).sum()", "relu-keeps-no-output"),
+                          "    return (h * h).sum()", "relu-output-rewritten"),
         ("rescale-in-place", "def fixed_residual(x):\n    h = x.sigmoid()\n    h.mul_(2).sub_(1)\n"
-                             "    h = h.relu() + x\n    return (h * h).sum()", "sigmoid-keeps-no-output"),
+                             "    h = h.relu() + x\n    return (h * h).sum()", "sigmoid-output-rewritten"),
         ("skip-repaired-only", "def fixed_residual(x):\n    h = x.sigmoid()\n    h.mul_(2).sub_(1)\n    h.relu_()\n"
-                               "    h = h + x\n    return (h * h).sum()", "only-the-named-write-repaired"),
+                               "    h = h + x\n    return (h * h).sum()", "sigmoid-output-rewritten"),
         ("detached-branch", "def fixed_residual(x):\n    h = (2 * x.detach().sigmoid() - 1).relu()\n"
                             "    return ((h + x) ** 2).sum()", "branch-outside-the-gradient"),
         ("data-rescale", "def fixed_residual(x):\n    h = x.sigmoid()\n    h.data.mul_(2).sub_(1)\n"
@@ -245,7 +246,7 @@ WRONG = {
         ("detached-skip", "def fixed_residual(x):\n    h = torch.relu(2 * x.sigmoid() - 1) + x.detach()\n"
                           "    return (h * h).sum()", "skip-outside-the-gradient"),
         ("rectified-before-rescaling", "def fixed_residual(x):\n    h = 2 * x.sigmoid().relu() - 1 + x\n"
-                                       "    return (h * h).sum()", "rectified-before-rescaling"),
+                                       "    return (h * h).sum()", "relu-without-effect"),
         # Right on vectors only: the rows of a matrix summed before squaring.
         ("rows-summed-first", "def fixed_residual(x):\n    h = torch.relu(2 * x.sigmoid() - 1) + x\n"
                               "    return (h.reshape(-1, x.shape[-1]).sum(0) ** 2).sum()", None),

@@ -147,26 +147,29 @@ def test_the_repair_reports_are_what_autograd_gives():
 
 def test_each_write_of_the_residual_block_alone_still_breaks_a_saved_tensor():
     """Repairing the write the first message names shows the other: the rescale changes what
-    sigmoid saved (its output, three writes later), the skip what the in-place ReLU saved."""
-    from answer_key.inplace import _residual_rescale_in_place, _residual_skip_in_place, _residual_unrepaired
+    sigmoid saved (its output, three writes later), the skip what the in-place ReLU saved. The
+    report keeps who made the tensor and leaves out the version counts, which the same mistake
+    reaches by more or fewer writes."""
 
-    x0 = torch.randn(5)
-    first = backward_report(_residual_unrepaired, x0)["backward"]
-    assert "output 0 of Relu, is at version 4; expected version 3" in first
+    def refusal(*writes: str) -> str:
+        h = torch.randn(5, requires_grad=True).sigmoid()
+        x = h.detach()
+        steps = {"rescale": lambda h: h.mul_(2).sub_(1), "rescale-out": lambda h: h * 2 - 1,
+                 "relu": lambda h: h.relu_(), "skip": lambda h: h.add_(x), "skip-out": lambda h: h + x}
+        for write in writes:
+            h = steps[write](h)
+        with pytest.raises(RuntimeError) as refused:
+            (h * h).sum().backward()
+        return str(refused.value)
 
-    def skip_repaired_only(x):
-        h = x.sigmoid()
-        h.mul_(2).sub_(1)
-        h.relu_()
-        h = h + x
-        return (h * h).sum()
+    assert "output 0 of Relu, is at version 4; expected version 3" in refusal("rescale", "relu", "skip")
+    assert "output 0 of Sigmoid, is at version 3; expected version 0" in refusal("rescale", "relu", "skip-out")
+    assert "output 0 of Relu, is at version 2; expected version 1" in refusal("rescale-out", "relu", "skip")
+    from answer_key.inplace import _residual_rescale_in_place, _residual_unrepaired
 
-    assert "output 0 of Sigmoid, is at version 3; expected version 0" in backward_report(
-        skip_repaired_only, x0)["backward"]
-    assert "output 0 of Sigmoid, is at version 2; expected version 0" in backward_report(
-        _residual_rescale_in_place, x0)["backward"]
-    assert "output 0 of Relu, is at version 2; expected version 1" in backward_report(
-        _residual_skip_in_place, x0)["backward"]
+    reported = backward_report(_residual_unrepaired, torch.randn(5))["backward"]
+    assert reported.endswith("which is output 0 of Relu, is at a later version than it was saved at.")
+    assert "output 0 of Sigmoid" in backward_report(_residual_rescale_in_place, torch.randn(5))["backward"]
 
 
 def test_data_gives_a_wrong_gradient_in_every_repair():
@@ -209,3 +212,20 @@ def test_a_shift_right_on_vectors_only_loses_the_hidden_matrix_checks(label):
     failed = {v.case.name for v in hidden.failures}
     assert failed == {"large-matrix", "single-row"}, hidden.message()
     assert hidden.earned == hidden.possible - sum(v.case.points for v in hidden.failures)
+
+
+@pytest.mark.parametrize(("grade_id", "source"), [
+    ("inplace-fix-share", "def fixed_share(x):\n    return x.sum()"),
+    ("inplace-fix-share", "def fixed_share(x):\n    p = x.softmax(-1)\n    return (p[..., :1] * x[..., :1]).sum()"),
+    ("inplace-fix-alias", "def fixed_energy(x):\n    return (x.exp() ** 2).sum()"),
+], ids=["share-sum-of-x", "share-first-times-first", "alias-no-shift"])
+def test_an_answer_right_only_where_the_shape_degenerates_earns_nothing(grade_id, source):
+    """On one element, one row or one column the fragment reduces to something simpler: those
+    families' checks also run on the general shape, so an answer wrong there earns none of them."""
+    from autograder.kernel import verdict
+
+    namespace = {"torch": torch}
+    exec(source, namespace)
+    name = next(key for key in namespace if key.startswith("fixed_"))
+    for seed in (7, 11, 23, 99):
+        assert verdict(grade_id, namespace[name], True, seed).earned == 0
