@@ -160,6 +160,91 @@ key("detach-ste", round_ste, models=[
 ])
 
 
+# --------------------------------------------------------------------------- detach-surrogate
+def spike(x: torch.Tensor, beta: float) -> torch.Tensor:
+    soft = torch.sigmoid(beta * x)
+    return (x > 0).to(x.dtype) + (soft - soft.detach())
+
+
+def _identity_slope(x: torch.Tensor, beta: float) -> torch.Tensor:
+    return (x > 0).to(x.dtype) + (x - x.detach())
+
+
+def _slope_without_beta(x: torch.Tensor, beta: float) -> torch.Tensor:
+    soft = torch.sigmoid(beta * x)
+    slope = (soft * (1 - soft)).detach()
+    return (x > 0).to(x.dtype) + (x - x.detach()) * slope
+
+
+def _soft_forward(x: torch.Tensor, beta: float) -> torch.Tensor:
+    return torch.sigmoid(beta * x)
+
+
+def _step_at_zero(x: torch.Tensor, beta: float) -> torch.Tensor:
+    soft = torch.sigmoid(beta * x)
+    return (x >= 0).to(x.dtype) + (soft - soft.detach())
+
+
+def _no_gradient(x: torch.Tensor, beta: float) -> torch.Tensor:
+    return (x > 0).to(x.dtype)
+
+
+def _disconnected_step(x: torch.Tensor, beta: float) -> torch.Tensor:
+    return (x > 0).to(x.dtype).requires_grad_()
+
+
+def _slope_through_exp(x: torch.Tensor, beta: float) -> torch.Tensor:
+    e = torch.exp(-beta * x)
+    slope = (beta * e / (1 + e) ** 2).detach()
+    return (x > 0).to(x.dtype) + (x - x.detach()) * slope
+
+
+def _sigmoid_through_exp(x: torch.Tensor, beta: float) -> torch.Tensor:
+    soft = 1 / (1 + torch.exp(-beta * x))
+    return (x > 0).to(x.dtype) + (soft - soft.detach())
+
+
+class _SlopeAlone(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, beta):  # noqa: ANN001, ANN205 - torch's protocol
+        ctx.save_for_backward(x)
+        ctx.beta = beta
+        return (x > 0).to(x.dtype)
+
+    @staticmethod
+    def backward(ctx, grad_output):  # noqa: ANN001, ANN205
+        (x,) = ctx.saved_tensors
+        soft = torch.sigmoid(ctx.beta * x)
+        return ctx.beta * soft * (1 - soft), None
+
+
+def _sigmoid_of_x(x: torch.Tensor, beta: float) -> torch.Tensor:
+    soft = torch.sigmoid(x)
+    return (x > 0).to(x.dtype) + (soft - soft.detach())
+
+
+key("detach-surrogate", spike, models=[
+    Model("identity-slope", _identity_slope,
+          "the gradient passed straight through, as through the identity, rather than with the sigmoid's slope."),
+    Model("slope-without-beta", _slope_without_beta,
+          "the slope of sigmoid(beta * x) with respect to x were sigmoid's slope at beta * x, without the factor "
+          "beta that the chain rule brings."),
+    Model("sigmoid-forward", _soft_forward, "the forward pass could give the sigmoid itself rather than the step."),
+    Model("step-at-zero", _step_at_zero, "the step were 1 at x = 0."),
+    Model("comparison-carries-gradient", _no_gradient,
+          "a result that autograd does not track would still give x a gradient (a comparison such as x > 0 "
+          "carries none)."),
+    Model("step-made-to-require-grad", _disconnected_step,
+          "a step made to require grad with requires_grad_() were connected to x, so that x would get a gradient."),
+    Model("slope-through-exp", _slope_through_exp,
+          "exp(-beta * x) stayed finite for every x, so a slope written through it never became nan."),
+    Model("temperature-left-out", _sigmoid_of_x, "the surrogate were sigmoid(x), whatever beta."),
+    Model("sigmoid-through-exp", _sigmoid_through_exp,
+          "1 / (1 + exp(-beta * x)) kept a finite slope for every x, though exp(-beta * x) becomes inf."),
+    Model("upstream-ignored", _SlopeAlone.apply, "the gradient were the slope alone, whatever arrived from above."),
+])
+
+
 # --------------------------------------------------------------------------- detach-selftest
 def _q1() -> bool:
     x = torch.ones(3, requires_grad=True)

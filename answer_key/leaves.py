@@ -231,6 +231,13 @@ def _closed_form(x, w):
     return (2 * t * (1 - t**2)).detach()
 
 
+def _backward_beside_by_hand(x, w):
+    h = (x @ w).detach().requires_grad_()
+    (torch.tanh(h) ** 2).sum().backward()
+    t = torch.tanh(h.detach())
+    return 2 * t * (1 - t**2)
+
+
 def _outer_factor_only(x, w):
     h = (x @ w).detach().requires_grad_()
     torch.tanh(h).sum().backward()
@@ -250,6 +257,8 @@ key("leaves-hidden-grad", hidden_grad, models=[
           "the derivative could be computed without a backward pass over the loss's graph "
           "(by a formula written out by hand, or in forward mode)."),
     Model("outer-square-dropped", _outer_factor_only, "the loss were tanh(h) summed, without the square."),
+    Model("backward-left-unused", _backward_beside_by_hand,
+          "a backward pass run beside a derivative written out by hand made the hand-written result autograd's."),
 ])
 
 
@@ -406,6 +415,97 @@ key("leaves-momentum-step", momentum_step, models=[
     Model("decays-without-gradient", _decays_without_gradient,
           "a parameter without a gradient still took a step: its weight decay, as if its gradient were zero."),
     Model("torch-optimizer", _momentum_by_torch, "the step could be left to one of torch.optim's optimizers."),
+])
+
+
+# ---------------------------------------------------------------------- leaves-recurrent-grads
+def recurrent_grads(h0, w, steps):
+    # From copies that start a graph of their own: h0 and w are left alone, whatever they require.
+    h, w, states = h0.detach().requires_grad_(), w.detach(), []
+    for _ in range(steps):
+        h = torch.tanh(h @ w)
+        states.append(h)
+    loss = sum((state**2).sum() for state in states)
+    return list(torch.autograd.grad(loss, states))
+
+
+def _cut_at_every_state(h0, w, steps):
+    h, states, loss = h0.detach(), [], 0
+    for _ in range(steps):
+        h = torch.tanh(h @ w.detach()).detach().requires_grad_()
+        states.append(h)
+        loss = loss + (h**2).sum()
+    loss.backward()
+    return [state.grad for state in states]
+
+
+def _non_leaf_grads(h0, w, steps):
+    h, states = h0.detach().requires_grad_(), []
+    for _ in range(steps):
+        h = torch.tanh(h @ w.detach())
+        states.append(h)
+    sum((state**2).sum() for state in states).backward()
+    return [state.grad for state in states]
+
+
+def _through_the_weight(h0, w, steps):
+    h, states = h0.detach().requires_grad_(), []
+    for _ in range(steps):
+        h = torch.tanh(h @ w)
+        h.retain_grad()
+        states.append(h)
+    sum((state**2).sum() for state in states).backward()
+    return [state.grad for state in states]
+
+
+def _states_grads_as_tuple(h0, w, steps):
+    return tuple(recurrent_grads(h0, w, steps))
+
+
+def _recurrent_backward_beside_by_hand(h0, w, steps):
+    h, states = h0.detach().requires_grad_(), []
+    for _ in range(steps):
+        h = torch.tanh(h @ w.detach())
+        states.append(h)
+    sum((state**2).sum() for state in states).backward()
+    return _by_hand(h0, w, steps)
+
+
+def _last_state_loss(h0, w, steps):
+    h, states = h0.detach().requires_grad_(), []
+    for _ in range(steps):
+        h = torch.tanh(h @ w.detach())
+        states.append(h)
+    return list(torch.autograd.grad((states[-1] ** 2).sum(), states))
+
+
+def _by_hand(h0, w, steps):
+    w = w.detach()
+    h, states = h0.detach(), []
+    for _ in range(steps):
+        h = torch.tanh(h @ w)
+        states.append(h)
+    grads, flowing = [], torch.zeros_like(states[-1])
+    for state in reversed(states):
+        total = 2 * state + flowing
+        grads.append(total)
+        flowing = (total * (1 - state**2)) @ w.T
+    return grads[::-1]
+
+
+key("leaves-recurrent-grads", recurrent_grads, models=[
+    Model("own-term-only", _cut_at_every_state,
+          "each state's gradient were the derivative of its own term alone, without what flows back from later "
+          "states (as when every state is detached and made a leaf of its own)."),
+    Model("non-leaf-grad", _non_leaf_grads, "backward() filled .grad of every tensor it passed through."),
+    Model("last-state-loss", _last_state_loss, "the loss were the last state's squares only."),
+    Model("through-the-inputs", _through_the_weight, "a backward() through h0 or w left their .grad as it was."),
+    Model("a-tuple", _states_grads_as_tuple, "a tuple of the gradients would do where the task asks for a list."),
+    Model("backward-left-unused", _recurrent_backward_beside_by_hand,
+          "a backward pass run beside gradients written out by hand made the hand-written results autograd's."),
+    Model("by-hand", _by_hand,
+          "the gradients could be computed without a backward pass over the loss's graph (by formulas written out "
+          "by hand)."),
 ])
 
 

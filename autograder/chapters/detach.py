@@ -19,6 +19,7 @@ from autograder.engine import facts
 from autograder.engine.cases import exercise, selftest
 from autograder.engine.codec import type_name
 from autograder.engine.draw import Draw
+from autograder.engine.values import brief
 from autograder.engine.witness import (
     Kept,
     Witness,
@@ -165,13 +166,14 @@ for _name, (_what, _recipe, _hidden) in PROVENANCE_CASES.items():
 
 
 # --------------------------------------------------------------------------- detach-ste
-def report_ste(answer: Callable[[torch.Tensor], Any], x: torch.Tensor, upstream: torch.Tensor) -> dict[str, Any]:
-    """Call ``round_ste`` on a fresh leaf with ``x``'s values, backpropagate ``upstream`` from
-    what it returns, and report the forward value, the leaf's gradient and the leaf's state (read,
-    and backpropagated, through :mod:`autograder.engine.facts`)."""
+def report_ste(answer: Callable[..., Any], x: torch.Tensor, upstream: torch.Tensor, *more: Any) -> dict[str, Any]:
+    """Call the answer (``round_ste``, ``spike``) on a fresh leaf with ``x``'s values and the
+    ``more`` arguments, backpropagate ``upstream`` from what it returns, and report the forward
+    value, the leaf's gradient and the leaf's state (read, and backpropagated, through
+    :mod:`autograder.engine.facts`)."""
     with facts.untouched():
         leaf = facts.requires_grad_(facts.clone(facts.detach(x)))
-    out = answer(leaf)
+    out = answer(leaf, *more)
     if not facts.is_tensor(out):
         return {"forward": f"<{type_name(out)}>"}
     with facts.untouched():
@@ -248,6 +250,11 @@ def _every_kind_of_value(draw: Draw) -> tuple:
     return x, draw.randn(10)
 
 
+def _every_kind_of_value_float64(draw: Draw) -> tuple:
+    x, upstream = _every_kind_of_value(draw)
+    return x.double(), upstream.double()
+
+
 STE_CASES: dict[str, tuple[str, Callable[[Draw], tuple], bool, tuple, str]] = {
     # name: (what the case draws, recipe (also the search's), hidden, anchors, agreement)
     "spread": ("x drawn across and beyond [-2, 2], backward of the sum", _spread, False,
@@ -260,7 +267,7 @@ STE_CASES: dict[str, tuple[str, Callable[[Draw], tuple], bool, tuple, str]] = {
               (_every_kind_of_value,), "close"),
     "interior": ("x strictly between -2 and 2, a drawn upstream gradient", _interior, True, (_interior_halves,),
                  "close"),
-    "float64": ("a float64 matrix x", _float64, True, (_every_kind_of_value,), "close"),
+    "float64": ("a float64 matrix x", _float64, True, (_every_kind_of_value_float64,), "close"),
     "exact": ("float64 x whose sum with a level rounds, the forward compared exactly", _rounding_sums, True, (),
               "eq"),
 }
@@ -269,6 +276,105 @@ ste = exercise("detach-ste", "round_ste", call=report_ste, returns="observation"
 for _name, (_what, _recipe, _hidden, _anchors, _agree) in STE_CASES.items():
     ste.case(_name, f"round_ste(x) and backward ({_what})", _recipe, hidden=_hidden, points=1,
              search=_recipe, tries=3, anchors=_anchors, agree=_agree)
+
+
+# --------------------------------------------------------------------------- detach-surrogate
+def _beta(draw: Draw, low: float = 0.5, high: float = 5.0) -> float:
+    """A temperature, to two decimals, at least 0.2 away from 1 (where a slope that lacks its
+    factor beta would pass)."""
+    grid = [round(low + (high - low) * k / 20, 2) for k in range(21)]
+    return draw.choice([beta for beta in grid if abs(beta - 1) >= 0.2])
+
+
+def _spread_beta(draw: Draw) -> tuple:
+    x = 2 * draw.randn(draw.sized(3, 8))
+    return x, torch.ones_like(x), _beta(draw)
+
+
+def _with_zeros(draw: Draw) -> tuple:
+    """Exact zeros (of both signs) among values on either side: the step's edge."""
+    n = draw.sized(4, 8)
+    x = draw.randn(n)
+    x[0], x[1] = 0.0, -0.0
+    x = x[torch.randperm(n, generator=draw.generator)]
+    return x, draw.randn(n), _beta(draw)
+
+
+def _tiny(draw: Draw) -> tuple:
+    """Positive values too small for float32's sigmoid of beta * x to leave 0.5 (or for beta * x to
+    stay above 0), among their negatives and zeros: the step is 1 on each positive one however
+    small, which a step read off the sigmoid (``> 0.5``, ``round``) or off beta * x misses."""
+    tiny = [1e-8, 3e-9, 1e-30, 1.4e-45]
+    x = torch.tensor(tiny + [-t for t in tiny[:2]] + [0.0, -0.0])
+    x = x[torch.randperm(len(x), generator=draw.generator)]
+    return x, draw.randn(len(x)), _beta(draw, 0.1, 0.8)
+
+
+def _weighted_beta(draw: Draw) -> tuple:
+    x = 2 * draw.randn(draw.sized(3, 8))
+    return x, draw.randn(*x.shape), _beta(draw)
+
+
+def _float64_beta(draw: Draw) -> tuple:
+    x = 2 * draw.randn(draw.sized(2, 3), 3, dtype=torch.float64)
+    return x, draw.randn(*x.shape, dtype=torch.float64), _beta(draw)
+
+
+def _far(draw: Draw) -> tuple:
+    """Values far from 0 on both sides, where beta * x is beyond what exp can take (exp(89) is inf in
+    float32): the slope is 0 there, and a formula through exp(-beta * x) gives nan."""
+    n = draw.sized(4, 8)
+    x = torch.tensor([draw.choice([-1, 1]) * draw.choice([30.0, 60.0, 120.0, 250.0]) for _ in range(n)])
+    x[0], x[1] = -250.0, 250.0
+    return x, draw.randn(n), _beta(draw)
+
+
+def _matrix_beta(draw: Draw) -> tuple:
+    x = 2 * draw.randn(draw.sized(2, 4), draw.sized(2, 3), draw.sized(1, 3))
+    return x, draw.randn(*x.shape), _beta(draw)
+
+
+def _steep(draw: Draw) -> tuple:
+    x = 0.1 * draw.randn(draw.sized(3, 8))
+    return x, draw.randn(*x.shape), _beta(draw, 10.0, 30.0)
+
+
+def _gentle(draw: Draw) -> tuple:
+    x = 4 * draw.randn(draw.sized(3, 8))
+    return x, draw.randn(*x.shape), _beta(draw, 0.1, 0.6)
+
+
+SURROGATE_CASES: dict[str, tuple[str, Callable[[Draw], tuple], bool, tuple[Callable[[Draw], tuple], ...]]] = {
+    # name: (what the case draws, recipe (also the search's), hidden, anchors). Far from 0 every
+    # slope is 0, the right one and a wrong one alike: that check also runs on a drawn x, and
+    # passes only when the slope is right there too.
+    "spread": ("a drawn x, backward of the sum", _spread_beta, False, ()),
+    "zeros": ("x with exact zeros (0.0 and -0.0) among other values, a drawn upstream gradient", _with_zeros, False,
+              ()),
+    "weighted": ("a drawn x, backward of a drawn upstream gradient", _weighted_beta, False, ()),
+    "tiny": ("x of tiny values of both signs (down to float32's smallest) and zeros", _tiny, True, ()),
+    "float64": ("a float64 matrix x", _float64_beta, True, ()),
+    "far": ("x far from 0 on both sides (|beta * x| past what exp can take), and a drawn x", _far, True,
+            (_weighted_beta,)),
+    "three-dimensions": ("a drawn x of three dimensions", _matrix_beta, True, ()),
+    "steep": ("x near 0, beta between 10 and 30", _steep, True, ()),
+    "gentle": ("a drawn x, beta between 0.1 and 0.6", _gentle, True, ()),
+}
+
+
+def _show_surrogate(inputs: tuple) -> str:
+    x, upstream, beta = inputs
+    return f"x {brief(x, 60)}, beta={beta}, upstream gradient {brief(upstream, 40)}"
+
+
+# Loosely: torch's sigmoid backward computes s * (1 - s) from s rounded to float32, which near s = 1
+# is off by up to about beta * 3e-8 of the true slope; a slope written another way (through
+# exp(-|beta * x|)) is nearer the true one. Both are right, and any mistake is far larger.
+surrogate = exercise("detach-surrogate", "spike", call=report_ste, returns="observation", agree="loose",
+                     show=_show_surrogate)
+for _name, (_what, _recipe, _hidden, _anchors) in SURROGATE_CASES.items():
+    surrogate.case(_name, f"spike(x, beta) and backward ({_what})", _recipe, hidden=_hidden, points=1,
+                   search=_recipe, tries=3, anchors=_anchors)
 
 
 # --------------------------------------------------------------------------- detach-selftest

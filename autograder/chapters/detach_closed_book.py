@@ -79,8 +79,9 @@ def report_cut(answer: Callable[..., Any], x0: torch.Tensor, name: str) -> dict[
         at = facts.data_ptr(first.result)
         aliases = [t for t in saved if t is not first.result and facts.data_ptr(t) == at]
         versions = [facts.version(alias) for alias in aliases]
-        with facts.no_grad():
-            facts.add_(first.result, 0)  # a write to f's result: which of its aliases see it?
+        if aliases:  # none when f ran under inference_mode, whose result autograd never saves
+            with facts.no_grad():
+                facts.add_(first.result, 0)  # a write to f's result: which of its aliases see it?
         own_counter = any(facts.version(alias) == before for alias, before in zip(aliases, versions, strict=True))
         if not facts.is_tensor(returned):
             grad: Any = f"<{type_name(returned)} returned>"

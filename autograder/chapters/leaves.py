@@ -29,7 +29,7 @@ from autograder.engine.codec import type_name
 from autograder.engine.draw import Draw, seed_global_generator
 
 __all__ = ["Net", "Regression", "accumulation_witness", "drive_accumulate", "drive_hidden_grad", "drive_momentum",
-           "drive_sgd"]
+           "drive_recurrent_grads", "drive_sgd"]
 
 
 # ------------------------------------------------------------------------------ evidence
@@ -384,40 +384,68 @@ def hidden_problem(x_grad: bool, w_grad: bool, old_grad: bool = False) -> Callab
     return recipe
 
 
+def _described(name: str, t: torch.Tensor) -> str:
+    return (f"{name} of shape {tuple(t.shape)}" + (" requiring grad" if t.requires_grad else "")
+            + (" with a .grad already" if t.grad is not None else ""))
+
+
 def _show_pair(inputs: tuple) -> str:
     x, w = inputs
-
-    def one(name: str, t: torch.Tensor) -> str:
-        return (f"{name} of shape {tuple(t.shape)}" + (" requiring grad" if t.requires_grad else "")
-                + (" with a .grad already" if t.grad is not None else ""))
-
-    return f"{one('x', x)}, {one('w', w)}"
+    return f"{_described('x', x)}, {_described('w', w)}"
 
 
-def drive_hidden_grad(answer: Callable, x: torch.Tensor, w: torch.Tensor) -> dict[str, Any]:
-    """Call the answer on grader-owned copies of ``x`` and ``w``, inside saved-tensor hooks of the
-    grader's. Reports what it returned, the distinct tensors that ``TanhBackward0`` (tanh's node in
-    a backward pass) read back from what its forward saved during the call — only a backward pass
-    over the forward's graph reads them — and whether ``x`` and ``w`` were left as they were
+def drive_hidden_grad(answer: Callable, x: torch.Tensor, w: torch.Tensor, *more: Any) -> dict[str, Any]:
+    """Call the answer on grader-owned copies of ``x`` and ``w`` (and the ``more`` arguments), inside
+    saved-tensor hooks of the grader's. Reports what it returned (a tensor, or a list of them), the
+    distinct tensors that ``TanhBackward0`` (tanh's node in a backward pass) read back from what its
+    forward saved during the call — only a backward pass over the forward's graph reads them — what
+    it returns when those reads are changed (a value the key computes the same way: only a gradient
+    that backward pass computed moves with them), and whether ``x`` and ``w`` were left as they were
     (values, ``requires_grad`` and ``.grad``)."""
     mine = [_fresh_leaf(x), _fresh_leaf(w)]
     read: list[torch.Tensor] = []
 
     def unpack(saved: torch.Tensor) -> torch.Tensor:
         with facts.untouched():
-            node = facts.current_node()
-            if facts.is_torch_node(node) and type(node).__name__ == "TanhBackward0" \
-                    and not any(facts.equal(saved, r) for r in read):
+            if _read_by_tanh() and not any(facts.equal(saved, r) for r in read):
                 read.append(facts.clone(facts.detach(saved)))
         return saved
 
     with facts.saved_tensors_hooks(lambda t: t, unpack):
-        found = answer(*mine)
+        found = answer(*mine, *more)
+    left_as_they_were = all(_same_leaf(a, b) for a, b in zip(mine, (x, w), strict=True))
     return {
-        "gradient": _reported(found),
+        "gradient": _gradients(found),
         "what tanh's backward read": read,
-        "x and w left as they were": all(_same_leaf(a, b) for a, b in zip(mine, (x, w), strict=True)),
+        "gradient when what tanh's backward reads is halved": _with_tanh_reads_halved(answer, x, w, more),
+        "x and w left as they were": left_as_they_were,
     }
+
+
+def _read_by_tanh() -> bool:
+    node = facts.current_node()
+    return facts.is_torch_node(node) and type(node).__name__ == "TanhBackward0"
+
+
+def _gradients(found: Any) -> Any:
+    return [_reported(v) for v in found] if type(found) is list else _reported(found)
+
+
+def _with_tanh_reads_halved(answer: Callable, x: torch.Tensor, w: torch.Tensor, more: tuple) -> Any:
+    """What the answer returns when called again on fresh copies, with every value tanh's backward
+    reads back halved: a gradient that backward pass computed moves; one written out by hand beside
+    it (a backward pass run and its result left unused) comes back the same."""
+
+    def unpack(saved: torch.Tensor) -> torch.Tensor:
+        with facts.untouched():
+            if not _read_by_tanh():
+                return saved
+            halved = facts.clone(facts.detach(saved))
+            facts.mul_(halved, 0.5)
+            return halved
+
+    with facts.saved_tensors_hooks(lambda t: t, unpack):
+        return _gradients(answer(_fresh_leaf(x), _fresh_leaf(w), *more))
 
 
 hidden_grad = exercise("leaves-hidden-grad", "hidden_grad", call=drive_hidden_grad, returns="observation",
@@ -538,6 +566,70 @@ for _name, (_recipe, _hidden, _points) in MOMENTUM_CASES.items():
     # reference's and every model's run of several steps.
     momentum_sgd.case(_name, "momentum_step(params, buffers, lr, momentum, weight_decay)", _recipe, hidden=_hidden,
                       points=_points, search=_recipe, tries=2)
+
+
+# ---------------------------------------------------------------------- leaves-recurrent-grads
+def recurrence(h0_grad: bool, w_grad: bool, steps: tuple[int, int] = (2, 4),
+               old_grad: bool = False) -> Callable[[Draw], tuple]:
+    """Inputs ``(h0, w, steps)``: a drawn first state and square weight, each requiring grad or
+    not (``w`` may carry an old ``.grad``), and a drawn number of steps. The weight is scaled so
+    that the states neither saturate nor vanish over the steps."""
+
+    def recipe(draw: Draw) -> tuple:
+        n, d = draw.sized(2, 4), draw.sized(2, 4)  # a 1 x 1 weight would hide h @ w.T, a row a mean
+        h0 = draw.randn(n, d).requires_grad_(h0_grad)
+        w = (draw.randn(d, d) / d**0.5).requires_grad_(w_grad)
+        if old_grad:
+            w.grad = draw.randn(d, d)
+        return h0, w, draw.integer(*steps)
+
+    return recipe
+
+
+def _show_recurrence(inputs: tuple) -> str:
+    h0, w, steps = inputs
+    return f"{_described('h0', h0)}, {_described('w', w)}, steps={steps}"
+
+
+def drive_recurrent_grads(answer: Callable, h0: torch.Tensor, w: torch.Tensor, steps: int) -> dict[str, Any]:
+    """:func:`drive_hidden_grad` for a recurrence. A backward pass from the loss to h_1 runs tanh's
+    backward of h_2 … h_T, each reading back its own output, and may run h_1's too (to reach h0) or
+    not (``torch.autograd.grad`` stops at the states): so what is compared is whether the reads
+    include h_2 … h_T, the states as the grader computes them from ``h0`` and ``w`` (in the dtype of
+    each read: an answer may run the recurrence in float64)."""
+    seen = drive_hidden_grad(answer, h0, w, steps)
+    read = seen.pop("what tanh's backward read")
+    with facts.untouched():
+        state, later = facts.detach(h0), []
+        for step in range(steps):
+            state = facts.tanh(facts.matmul(state, facts.detach(w)))
+            if step:
+                later.append(state)
+        found = all(any(facts.shape(r) == facts.shape(s) and facts.allclose(facts.to_dtype(r, facts.dtype(s)), s)
+                        for r in read) for s in later)
+    return {"gradient": seen["gradient"], "tanh's backward read back h_2 … h_T": found,
+            "gradient when what tanh's backward reads is halved":
+                seen["gradient when what tanh's backward reads is halved"],
+            "h0 and w left as they were": seen["x and w left as they were"]}
+
+
+recurrent = exercise("leaves-recurrent-grads", "recurrent_grads", call=drive_recurrent_grads,
+                     returns="observation", agree="close", show=_show_recurrence)
+RECURRENT_CASES: dict[str, tuple[Callable[[Draw], tuple], bool, tuple[Callable[[Draw], tuple], ...]]] = {
+    # name: (recipe (also the search's), hidden, anchors). With one step the last state is the only
+    # one, and its gradient is its own term's: an answer that loses what flows back from later
+    # states is right there, so that check also runs on a recurrence of several steps.
+    "neither-requires-grad": (recurrence(False, False), False, ()),
+    "both-require-grad": (recurrence(True, True), False, ()),
+    "only-w": (recurrence(False, True), True, ()),
+    "only-h0": (recurrence(True, False), True, ()),
+    "w-has-old-grad": (recurrence(False, True, old_grad=True), True, ()),
+    "long": (recurrence(False, False, steps=(5, 7)), True, ()),
+    "one-step": (recurrence(False, False, steps=(1, 1)), True, (recurrence(True, False),)),
+}
+for _name, (_recipe, _hidden, _anchors) in RECURRENT_CASES.items():
+    recurrent.case(_name, "recurrent_grads(h0, w, steps)", _recipe, hidden=_hidden, points=1, search=_recipe,
+                   tries=3, anchors=_anchors)
 
 
 # --------------------------------------------------------------------------- leaves-selftest

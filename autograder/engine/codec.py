@@ -70,7 +70,9 @@ def _save_tensors(tensors: list) -> str | None:
 
     header, chunks, size = [], [], 0
     for tensor in tensors:
-        plain = tensor.resolve_conj().resolve_neg().contiguous()
+        # A copy laid out row after row: contiguous() keeps a tensor whose sizes are all 1 as it is,
+        # strides of 0 included, and such strides cannot be viewed as bytes.
+        plain = tensor.resolve_conj().resolve_neg().clone(memory_format=torch.contiguous_format)
         data = plain.reshape(-1).view(torch.uint8).numpy().tobytes() if plain.numel() else b""
         size += len(data)
         if size > MAX_TENSOR_BYTES:

@@ -26,14 +26,15 @@ import torch
 from torch import nn
 from torch.utils._python_dispatch import _disable_current_modes
 
-__all__ = ["SGD", "TENSOR", "accumulates_into", "add_", "any_", "backward", "buffers", "cat", "clone", "copy_",
-           "current_node", "data_ptr", "detach", "device", "dtype", "element_size", "equal", "full_like", "grad",
-           "grad_fn", "is_contiguous", "is_floating_point", "is_leaf", "is_parameter", "is_parameter_or_tensor",
-           "is_tensor", "is_torch_node", "item", "load", "load_state_dict", "mean", "modes_kept", "mul_",
-           "named_buffers", "named_parameters", "next_nodes", "no_grad", "numel", "parameter", "parameters", "power",
-           "register_hook", "register_post_accumulate_grad_hook", "requires_grad", "requires_grad_", "reshape",
-           "retains_grad", "save", "saved_tensors_hooks", "saved_values", "set_grad", "shape", "state_dict",
-           "storage_nbytes", "storage_of", "stride", "sum_", "to", "untouched", "version", "zero_"]
+__all__ = ["SGD", "TENSOR", "accumulates_into", "add_", "allclose", "any_", "backward", "buffers", "cat", "clone",
+           "copy_", "current_node", "data_ptr", "detach", "device", "dtype", "element_size", "equal", "full_like",
+           "grad", "grad_fn", "is_contiguous", "is_floating_point", "is_leaf", "is_parameter",
+           "is_parameter_or_tensor", "is_tensor", "is_torch_node", "item", "load", "load_state_dict", "matmul", "mean",
+           "modes_kept", "mul_", "named_buffers", "named_parameters", "next_nodes", "no_grad", "numel", "parameter",
+           "parameters", "power", "register_hook", "register_post_accumulate_grad_hook", "requires_grad",
+           "requires_grad_", "reshape", "retains_grad", "save", "saved_tensors_hooks", "saved_values", "set_grad",
+           "shape", "state_dict", "storage_nbytes", "storage_of", "stride", "sum_", "tanh", "to", "to_dtype",
+           "untouched", "version", "zero_"]
 
 TENSOR = torch.Tensor
 _PARAMETER = nn.Parameter
@@ -46,6 +47,7 @@ is_floating_point = TENSOR.is_floating_point
 clone = TENSOR.clone
 detach = TENSOR.detach
 reshape = TENSOR.reshape
+to_dtype = TENSOR.to
 add_ = TENSOR.add_
 mul_ = TENSOR.mul_
 zero_ = TENSOR.zero_
@@ -78,6 +80,9 @@ _storage_nbytes = torch.UntypedStorage.nbytes
 
 # Functions of torch, as they were when this module was imported.
 equal = torch.equal
+allclose = torch.allclose
+matmul = torch.matmul
+tanh = torch.tanh
 cat = torch.cat
 full_like = torch.full_like
 save = torch.save

@@ -62,12 +62,16 @@ def _plain(value: Any) -> bool:
 
 # ------------------------------------------------------------------------------- agreement
 def equal(found: Any, expected: Any) -> bool:
-    """Exact agreement of plain data, types included; tensors by ``torch.equal`` with equal dtypes."""
+    """Exact agreement of plain data, types included; tensors by ``torch.equal`` with equal dtypes,
+    a nan agreeing with a nan in the same place (the same result, as :func:`close` has it)."""
     if _is_tensor(expected):
         import torch
 
-        return (_is_tensor(found) and found.shape == expected.shape and found.dtype == expected.dtype
-                and bool(torch.equal(found, expected)))
+        if not (_is_tensor(found) and found.shape == expected.shape and found.dtype == expected.dtype):
+            return False
+        if expected.is_floating_point():
+            return bool(torch.allclose(found, expected, rtol=0.0, atol=0.0, equal_nan=True))
+        return bool(torch.equal(found, expected))
     if type(expected) in (tuple, list):
         return (type(found) is type(expected) and len(found) == len(expected)
                 and all(equal(f, e) for f, e in zip(found, expected, strict=True)))

@@ -51,6 +51,25 @@ def round_ste(x):
     return RoundSTE.apply(x)
 '''
 
+SPIKE_FUNCTION = '''
+class Spike(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, beta):
+        ctx.save_for_backward(x)
+        ctx.beta = beta
+        return (x > 0).to(x.dtype)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        s = torch.sigmoid(ctx.beta * x)
+        return {backward}, None
+
+
+def spike(x, beta):
+    return Spike.apply(x, beta)
+'''
+
 RIGHT = {
     "detach-independent": [
         ("detach-clone-contiguous", "def independent_copy(t):\n"
@@ -95,6 +114,21 @@ return torch.stack(grads).reshape(x.shape)
         # x holds finite values only, so (x - x.detach()) * mask is exactly zero in value.
         ("slope-times-mask", "def round_ste(x):\n    inside = ((x >= -2) & (x <= 2)).to(x.dtype)\n"
                              "    return torch.round(x).clamp(-2, 2).detach() + (x - x.detach()) * inside"),
+    ],
+    "detach-surrogate": [
+        ("zero-with-the-sigmoids-slope", "def spike(x, beta):\n    soft = torch.sigmoid(beta * x)\n"
+                                         "    return (x > 0).to(x.dtype) + (soft - soft.detach())"),
+        # soft is at least 0.5 where x > 0 (exactly 0.5 for tiny x), so soft + (1 - soft) is 1 exactly,
+        # and soft + (0 - soft) is 0.
+        ("soft-plus-detached-difference", "def spike(x, beta):\n    soft = (beta * x).sigmoid()\n"
+                                          "    return soft + ((x > 0).to(x.dtype) - soft).detach()"),
+        ("custom-function", SPIKE_FUNCTION.format(backward="grad_output * beta_slope(s, ctx.beta)")
+         .replace("def spike(x, beta):", "def beta_slope(s, beta):\n    return beta * s * (1 - s)\n\n\n"
+                                         "def spike(x, beta):")),
+        ("slope-times-identity", "def spike(x, beta):\n    s = torch.sigmoid(beta * x)\n"
+                                 "    slope = (beta * s * (1 - s)).detach()\n"
+                                 "    step = torch.heaviside(x.detach(), torch.zeros_like(x))\n"
+                                 "    return step + (x - x.detach()) * slope"),
     ],
     "detach-selftest": [
         ("literal", _selftest()),
@@ -166,6 +200,37 @@ return x.grad
         # (level + c) - c: right up to rounding, not exactly; wrong on the exactness check only.
         ("left-to-right-sum", "def round_ste(x):\n    c = x.clamp(-2, 2)\n"
                               "    return torch.round(x).clamp(-2, 2).detach() + c - c.detach()", "unbracketed-sum"),
+    ],
+    "detach-surrogate": [
+        ("straight-through", "def spike(x, beta):\n    return (x > 0).to(x.dtype).detach() + x - x.detach()",
+         "identity-slope"),
+        ("slope-without-beta", SPIKE_FUNCTION.format(backward="grad_output * s * (1 - s)"), "slope-without-beta"),
+        ("sigmoid-forward", "def spike(x, beta):\n    return torch.sigmoid(beta * x)", "sigmoid-forward"),
+        ("step-at-zero", "def spike(x, beta):\n    soft = torch.sigmoid(beta * x)\n"
+                         "    return (x >= 0).to(x.dtype) + soft - soft.detach()", "step-at-zero"),
+        ("comparison-only", "def spike(x, beta):\n    return (x > 0).float() * 1.0", "comparison-carries-gradient"),
+        ("step-requiring-grad", "def spike(x, beta):\n    return (x > 0).to(x.dtype).requires_grad_()",
+         "step-made-to-require-grad"),
+        ("slope-through-exp", "def spike(x, beta):\n    e = torch.exp(-beta * x)\n"
+                              "    slope = beta * e / (1 + e) ** 2\n"
+                              "    return (x > 0).to(x.dtype) + (x - x.detach()) * slope.detach()",
+         "slope-through-exp"),
+        ("sigmoid-written-through-exp", "def spike(x, beta):\n    soft = 1 / (1 + torch.exp(-beta * x))\n"
+                                        "    return (x > 0).to(x.dtype) + (soft - soft.detach())",
+         "sigmoid-through-exp"),
+        ("slope-without-the-upstream-gradient", SPIKE_FUNCTION.format(backward="ctx.beta * s * (1 - s)"),
+         "upstream-ignored"),
+        # The step read off the sigmoid: 0 for a positive x too small to move it from 0.5.
+        ("step-from-the-sigmoid", "def spike(x, beta):\n    soft = torch.sigmoid(beta * x)\n"
+                                  "    return (soft > 0.5).to(x.dtype) + (soft - soft.detach())", None),
+        ("temperature-left-out", "def spike(x, beta):\n    soft = torch.sigmoid(x)\n"
+                                 "    return (x > 0).to(x.dtype) + (soft - soft.detach())", "temperature-left-out"),
+        # heaviside has no derivative: backward through it raises, whatever is added to it.
+        ("heaviside-in-the-graph", "def spike(x, beta):\n    soft = torch.sigmoid(beta * x)\n"
+                                   "    return torch.heaviside(x, torch.zeros_like(x)) + soft - soft.detach()", None),
+        # Right in float32 only: a float64 x gets a float32 step and a float32 slope.
+        ("float32-always", "def spike(x, beta):\n    soft = torch.sigmoid(beta * x.float())\n"
+                           "    return (x > 0).float() + (soft - soft.detach())", None),
     ],
     "detach-selftest": [
         ("detach-of-clone-shares", _selftest(q1=True), "detach-of-clone-shares"),
@@ -287,6 +352,11 @@ def round_ste(x):
     return out
 """),
     ],
+    "detach-surrogate": [
+        ("forged-report", FORGED.format(exercise="surrogate") + "def spike(x, beta):\n    return x"),
+        ("mutates-x", "def spike(x, beta):\n    with torch.no_grad():\n        x.copy_((x > 0).to(x.dtype))\n"
+                      "    return x * 1"),
+    ],
     "detach-selftest": [
         ("always-equal", ALWAYS_EQUAL + "SELFTEST = {k: Yes(0) for k in " + repr(list(SELFTEST_RIGHT)) + "}"),
     ],
@@ -297,7 +367,8 @@ def round_ste(x):
 # apart, as the sandboxed grader judges; in a learner's kernel or plain nbgrader nothing can stop
 # them, so they are not among the EXPLOITS that tests/grading.py also grades through nbgrader.
 FORGERIES: dict[str, list[tuple[str, str]]] = {}
-for _grade_id, _label in [('detach-independent', 'forged-report'), ('detach-ste', 'forged-report')]:
+for _grade_id, _label in [('detach-independent', 'forged-report'), ('detach-ste', 'forged-report'),
+                          ('detach-surrogate', 'forged-report')]:
     _entry = next(e for e in EXPLOITS[_grade_id] if e[0] == _label)
     EXPLOITS[_grade_id].remove(_entry)
     FORGERIES.setdefault(_grade_id, []).append(_entry)

@@ -33,6 +33,13 @@ RIGHT = {
                               "    return x"),
         # f read x's values through a detached alias of x: the same u, with no path back to x.
         ("f-on-a-detached-alias", REFERENCE.replace("y = f(x)\n    u = y.detach()", "u = f(x.detach())")),
+        # Section 2.7's escape: f's result is an inference tensor, cloned outside inference mode.
+        ("inference-mode-then-clone", "def cut_leaf(x0, f):\n"
+                                      "    x = x0.detach().clone().requires_grad_()\n"
+                                      "    with torch.inference_mode():\n"
+                                      "        u = f(x)\n"
+                                      "    (x * u.clone()).sum().backward()\n"
+                                      "    return x"),
     ],
 }
 

@@ -64,6 +64,9 @@ def _hidden(body: str) -> str:
     return "def hidden_grad(x, w):\n" + body
 
 
+RECURRENT = "def recurrent_grads(h0, w, steps):\n{body}"
+
+
 def _momentum(body: str) -> str:
     return "def momentum_step(params, buffers, lr, momentum, weight_decay):\n" + body
 
@@ -190,6 +193,36 @@ RIGHT = {
             "    t = torch.tanh(h)\n"
             "    (t * t).sum().backward()\n"
             "    return h.grad\n")),
+    ],
+    "leaves-recurrent-grads": [
+        ("autograd-grad-on-the-states", RECURRENT.format(body=
+            "    h, w, states = h0.detach().requires_grad_(), w.detach(), []\n"
+            "    for _ in range(steps):\n"
+            "        h = torch.tanh(h @ w)\n"
+            "        states.append(h)\n"
+            "    return list(torch.autograd.grad(sum((s ** 2).sum() for s in states), states))\n")),
+        ("retain-grad", RECURRENT.format(body=
+            "    h = h0.detach().requires_grad_()\n"
+            "    states = []\n"
+            "    for _ in range(steps):\n"
+            "        h = torch.tanh(h @ w.detach())\n"
+            "        h.retain_grad()\n"
+            "        states.append(h)\n"
+            "    sum((s * s).sum() for s in states).backward()\n"
+            "    return [s.grad for s in states]\n")),
+        # Each state cut out of a forward pass of its own, with the rest of the loss run from it.
+        ("one-pass-per-state", RECURRENT.format(body=
+            "    w = w.detach()\n"
+            "    grads, h = [], h0.detach()\n"
+            "    for t in range(steps):\n"
+            "        h = torch.tanh(h @ w).detach().requires_grad_()\n"
+            "        rest, later = (h ** 2).sum(), h\n"
+            "        for _ in range(t + 1, steps):\n"
+            "            later = torch.tanh(later @ w)\n"
+            "            rest = rest + (later ** 2).sum()\n"
+            "        rest.backward()\n"
+            "        grads.append(h.grad)\n"
+            "    return grads\n")),
     ],
     "leaves-selftest": [
         ("literal", SELFTEST),
@@ -347,7 +380,83 @@ WRONG = {
             "        loss_fn(model(x), y).backward()\n"
             "    return [p.grad for p in model.parameters()]\n"), None),
     ],
+    "leaves-recurrent-grads": [
+        ("leaf-at-every-state", RECURRENT.format(body=
+            "    h, states = h0.detach(), []\n"
+            "    for _ in range(steps):\n"
+            "        h = torch.tanh(h @ w.detach()).detach().requires_grad_()\n"
+            "        states.append(h)\n"
+            "    sum((s ** 2).sum() for s in states).backward()\n"
+            "    return [s.grad for s in states]\n"), "own-term-only"),
+        ("non-leaf-grad", RECURRENT.format(body=
+            "    h, states = h0.detach().requires_grad_(), []\n"
+            "    for _ in range(steps):\n"
+            "        h = torch.tanh(h @ w.detach())\n"
+            "        states.append(h)\n"
+            "    sum((s ** 2).sum() for s in states).backward()\n"
+            "    return [s.grad for s in states]\n"), "non-leaf-grad"),
+        ("last-state-loss", RECURRENT.format(body=
+            "    h, states = h0.detach().requires_grad_(), []\n"
+            "    for _ in range(steps):\n"
+            "        h = torch.tanh(h @ w.detach())\n"
+            "        states.append(h)\n"
+            "    return list(torch.autograd.grad((states[-1] ** 2).sum(), states))\n"), "last-state-loss"),
+        ("by-hand", RECURRENT.format(body=
+            "    w = w.detach()\n"
+            "    h, states = h0.detach(), []\n"
+            "    for _ in range(steps):\n"
+            "        h = torch.tanh(h @ w)\n"
+            "        states.append(h)\n"
+            "    grads, back = [], torch.zeros_like(h)\n"
+            "    for s in reversed(states):\n"
+            "        g = 2 * s + back\n"
+            "        grads.insert(0, g)\n"
+            "        back = (g * (1 - s ** 2)) @ w.T\n"
+            "    return grads\n"), "by-hand"),
+        ("backward-through-the-weight", RECURRENT.format(body=
+            "    h, states = h0.detach().requires_grad_(), []\n"
+            "    for _ in range(steps):\n"
+            "        h = torch.tanh(h @ w)\n"
+            "        h.retain_grad()\n"
+            "        states.append(h)\n"
+            "    sum((s ** 2).sum() for s in states).backward()\n"
+            "    return [s.grad for s in states]\n"), "through-the-inputs"),
+        ("a-tuple", RECURRENT.format(body=
+            "    h, w, states = h0.detach().requires_grad_(), w.detach(), []\n"
+            "    for _ in range(steps):\n"
+            "        h = torch.tanh(h @ w)\n"
+            "        states.append(h)\n"
+            "    return torch.autograd.grad(sum((s ** 2).sum() for s in states), states)\n"), "a-tuple"),
+        ("backward-then-by-hand", RECURRENT.format(body=
+            "    w = w.detach()\n"
+            "    h, states = h0.detach().requires_grad_(), []\n"
+            "    for _ in range(steps):\n"
+            "        h = torch.tanh(h @ w)\n"
+            "        states.append(h)\n"
+            "    sum((s ** 2).sum() for s in states).backward()\n"
+            "    grads, back = [], torch.zeros_like(h)\n"
+            "    for s in reversed([s.detach() for s in states]):\n"
+            "        g = 2 * s + back\n"
+            "        grads.insert(0, g)\n"
+            "        back = (g * (1 - s ** 2)) @ w.T\n"
+            "    return grads\n"), "backward-left-unused"),
+        # Right where neither h0 nor w requires grad; otherwise backward() adds into their .grad.
+        ("backward-into-the-callers-leaves", RECURRENT.format(body=
+            "    h = h0 if h0.requires_grad or w.requires_grad else h0.detach().requires_grad_()\n"
+            "    states = []\n"
+            "    for _ in range(steps):\n"
+            "        h = torch.tanh(h @ w)\n"
+            "        h.retain_grad()\n"
+            "        states.append(h)\n"
+            "    sum((s ** 2).sum() for s in states).backward()\n"
+            "    return [s.grad for s in states]\n"), "through-the-inputs"),
+    ],
     "leaves-hidden-grad": [
+        ("backward-then-by-hand", _hidden(
+            "    h = (x @ w).detach().requires_grad_()\n"
+            "    (torch.tanh(h) ** 2).sum().backward()\n"
+            "    t = torch.tanh(h.detach())\n"
+            "    return 2 * t * (1 - t ** 2)\n"), "backward-left-unused"),
         ("reads-non-leaf-grad", _hidden(
             "    h = x @ w\n"
             "    (torch.tanh(h) ** 2).sum().backward()\n"
@@ -503,6 +612,22 @@ EXPLOITS = {
             "        x.zero_()\n"
             "        liar.tell(x, 'equal', True)\n"
             "    return found\n")),
+    ],
+    "leaves-recurrent-grads": [
+        ("by-hand-and-unrelated-backwards", RECURRENT.format(body=
+            "    for k in range(steps):\n"
+            "        torch.tanh(torch.full((2,), float(k), requires_grad=True)).sum().backward()\n"
+            "    w = w.detach()\n"
+            "    h, states = h0.detach(), []\n"
+            "    for _ in range(steps):\n"
+            "        h = torch.tanh(h @ w)\n"
+            "        states.append(h)\n"
+            "    grads, back = [], torch.zeros_like(h)\n"
+            "    for s in reversed(states):\n"
+            "        g = 2 * s + back\n"
+            "        grads.insert(0, g)\n"
+            "        back = (g * (1 - s ** 2)) @ w.T\n"
+            "    return grads\n")),
     ],
     "leaves-hidden-grad": [
         ("old-reference", "try:\n    from autograder.chapters.leaves import reference_hidden_grad as hidden_grad\n"

@@ -88,6 +88,21 @@ def test_the_straight_through_rounding_clips_its_gradient():
     assert torch.equal(found["grad"], torch.tensor([0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0]))
 
 
+def test_the_surrogate_gradient_is_the_sigmoids_slope_with_its_factor_beta():
+    """By the chain rule the slope of sigmoid(beta * x) is beta * s * (1 - s), s = sigmoid(beta * x);
+    past what exp can take it is 0, not nan; the step is 0 at 0.0 and -0.0."""
+    from answer_key.detach import spike
+
+    x = torch.tensor([-250.0, -1.0, -0.0, 0.0, 0.5, 250.0])
+    upstream = torch.tensor([1.0, 2.0, 1.0, -1.0, 3.0, 1.0])
+    found = report_ste(spike, x, upstream, 2.5)
+    s = torch.sigmoid(2.5 * x)
+    assert torch.equal(found["forward"], torch.tensor([0.0, 0.0, 0.0, 0.0, 1.0, 1.0]))
+    assert torch.allclose(found["grad"], upstream * 2.5 * s * (1 - s))
+    assert torch.equal(found["grad"][2:4], upstream[2:4] * 2.5 / 4)  # the slope at 0 is beta / 4
+    assert not found["grad"].isnan().any() and found["grad"][0] == 0 and found["grad"][-1] == 0
+
+
 def test_the_self_test_answers_are_torchs():
     assert _selftest() == {"q1": False, "q2": 20.0, "q3": True, "q4": False, "q5": False, "q6": False,
                            "q7": True, "q8": False}
@@ -100,8 +115,10 @@ def _page(excluded: tuple[str, ...]) -> str:
 
 def test_the_page_does_not_show_the_answers():
     page = _page(("detach-exercises", "detach-independent", "detach-provenance-task", "detach-provenance",
-                  "detach-ste-task", "detach-ste", "detach-selftest-task", "detach-selftest"))
-    for fragment in ("contiguous_format", "y * y.detach()", "clamp(-2, 2)", "x.clone().detach()",
+                  "detach-ste-task", "detach-ste", "detach-surrogate-task", "detach-surrogate",
+                  "detach-selftest-task", "detach-selftest"))
+    for fragment in ("contiguous_format", "y * y.detach()", "clamp(-2, 2)", "x.clone().detach()", "sigmoid(beta",
+                     "soft.detach()", "s * (1 - s)",
                      "detach().requires_grad_()", "torch.inference_mode():\n    layer.weight", "p.detach()",
                      ".sum().detach().requires_grad_()"):
         assert fragment not in page, fragment

@@ -176,3 +176,20 @@ def test_torch_optimizers_refuse_while_the_step_runs_and_work_again_after():
     loss(mine).backward()
     torch.optim.SGD(mine, lr=lr).step()
     assert not torch.equal(mine[0].detach(), before[0]), "after the call, torch.optim steps as before"
+
+
+def test_the_recurrent_gradients_are_backpropagation_through_time():
+    """The key's gradients, from autograd, equal the recursion written out: dL/dh_T = 2 h_T, and
+    dL/dh_t = 2 h_t + (dL/dh_{t+1} * (1 - h_{t+1}^2)) W^T; the driver sees the hand-written one
+    read nothing back through tanh's backward."""
+    from answer_key.leaves import _by_hand, recurrent_grads
+    from autograder.chapters.leaves import drive_recurrent_grads
+
+    torch.manual_seed(0)
+    h0, w = torch.randn(3, 4), torch.randn(4, 4) / 2
+    for steps in (1, 2, 5):
+        for ours, theirs in zip(recurrent_grads(h0, w, steps), _by_hand(h0, w, steps), strict=True):
+            assert torch.allclose(ours, theirs, atol=1e-6)
+    key = "tanh's backward read back h_2 … h_T"
+    assert drive_recurrent_grads(recurrent_grads, h0, w, 4)[key] is True
+    assert drive_recurrent_grads(_by_hand, h0, w, 4)[key] is False

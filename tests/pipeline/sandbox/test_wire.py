@@ -41,6 +41,14 @@ def test_tensors_come_back_as_plain_tensors_with_their_values() -> None:
     assert type(back["grad"]) is torch.Tensor and torch.equal(back["grad"], t) and back["grad"].dtype == t.dtype
 
 
+def test_a_tensor_of_sizes_one_with_strides_zero_travels() -> None:
+    """The gradient of ``(x @ w).sum()`` for 1 x 1 operands is an expanded one: sizes 1, strides 0."""
+    expanded = torch.ones(()).expand(1, 1).clone()
+    assert expanded.stride() == (0, 0)
+    back = trip({"grad": expanded})
+    assert torch.equal(back["grad"], expanded) and back["grad"].shape == (1, 1)
+
+
 def test_a_value_that_equals_everything_comes_back_inert() -> None:
     class Yes(tuple):
         def __eq__(self, other):
