@@ -65,6 +65,18 @@ def _hidden(body: str) -> str:
 
 
 RECURRENT = "def recurrent_grads(h0, w, steps):\n{body}"
+#: Backpropagation through time written out, no backward pass: dL/dh_t = 2 h_t + what h_{t+1} sends back.
+BY_HAND = ("    w = w.detach()\n"
+           "    h, states = h0.detach(), []\n"
+           "    for _ in range(steps):\n"
+           "        h = torch.tanh(h @ w)\n"
+           "        states.append(h)\n"
+           "    grads, back = [], torch.zeros_like(h)\n"
+           "    for s in reversed(states):\n"
+           "        g = 2 * s + back\n"
+           "        grads.insert(0, g)\n"
+           "        back = (g * (1 - s ** 2)) @ w.T\n"
+           "    return grads\n")
 
 
 def _momentum(body: str) -> str:
@@ -401,18 +413,7 @@ WRONG = {
             "        h = torch.tanh(h @ w.detach())\n"
             "        states.append(h)\n"
             "    return list(torch.autograd.grad((states[-1] ** 2).sum(), states))\n"), "last-state-loss"),
-        ("by-hand", RECURRENT.format(body=
-            "    w = w.detach()\n"
-            "    h, states = h0.detach(), []\n"
-            "    for _ in range(steps):\n"
-            "        h = torch.tanh(h @ w)\n"
-            "        states.append(h)\n"
-            "    grads, back = [], torch.zeros_like(h)\n"
-            "    for s in reversed(states):\n"
-            "        g = 2 * s + back\n"
-            "        grads.insert(0, g)\n"
-            "        back = (g * (1 - s ** 2)) @ w.T\n"
-            "    return grads\n"), "by-hand"),
+        ("by-hand", RECURRENT.format(body=BY_HAND), "by-hand"),
         ("backward-through-the-weight", RECURRENT.format(body=
             "    h, states = h0.detach().requires_grad_(), []\n"
             "    for _ in range(steps):\n"
@@ -616,18 +617,7 @@ EXPLOITS = {
     "leaves-recurrent-grads": [
         ("by-hand-and-unrelated-backwards", RECURRENT.format(body=
             "    for k in range(steps):\n"
-            "        torch.tanh(torch.full((2,), float(k), requires_grad=True)).sum().backward()\n"
-            "    w = w.detach()\n"
-            "    h, states = h0.detach(), []\n"
-            "    for _ in range(steps):\n"
-            "        h = torch.tanh(h @ w)\n"
-            "        states.append(h)\n"
-            "    grads, back = [], torch.zeros_like(h)\n"
-            "    for s in reversed(states):\n"
-            "        g = 2 * s + back\n"
-            "        grads.insert(0, g)\n"
-            "        back = (g * (1 - s ** 2)) @ w.T\n"
-            "    return grads\n")),
+            "        torch.tanh(torch.full((2,), float(k), requires_grad=True)).sum().backward()\n" + BY_HAND)),
     ],
     "leaves-hidden-grad": [
         ("old-reference", "try:\n    from autograder.chapters.leaves import reference_hidden_grad as hidden_grad\n"
