@@ -354,6 +354,18 @@ def round_ste(x):
     ],
     "detach-surrogate": [
         ("forged-report", FORGED.format(exercise="surrogate") + "def spike(x, beta):\n    return x"),
+        ("tensor-subclass", "class Agreeable(torch.Tensor):\n    @classmethod\n"
+                            "    def __torch_function__(cls, func, types, args=(), kwargs=None):\n"
+                            "        return True\n\n\n"
+                            "def spike(x, beta):\n    return (x * 0).as_subclass(Agreeable)"),
+        ("walks-frames", "import sys\n\n\ndef spike(x, beta):\n    frame = sys._getframe(1)\n"
+                         "    while frame is not None:\n"
+                         "        for value in frame.f_locals.values():\n"
+                         "            if callable(value) and getattr(value, '__name__', '') == 'spike' "
+                         "and value is not spike:\n"
+                         "                return value(x, beta)\n"
+                         "        frame = frame.f_back\n"
+                         "    return x * 0"),
         ("mutates-x", "def spike(x, beta):\n    with torch.no_grad():\n        x.copy_((x > 0).to(x.dtype))\n"
                       "    return x * 1"),
     ],

@@ -615,9 +615,26 @@ EXPLOITS = {
             "    return found\n")),
     ],
     "leaves-recurrent-grads": [
+        ("walks-frames", WALK_FRAMES + RECURRENT.format(body=
+            "    found = _found_in_frames('expected', 'reference', 'key')\n"
+            "    return found(h0, w, steps) if callable(found) else []\n")),
+        # The states' gradients by hand, the backward run with the grader's hooks switched off.
+        ("hooks-disabled", RECURRENT.format(body=
+            "    with torch.autograd.graph.disable_saved_tensors_hooks('off'):\n"
+            "        h, states = h0.detach().requires_grad_(), []\n"
+            "        for _ in range(steps):\n"
+            "            h = torch.tanh(h @ w.detach())\n"
+            "            states.append(h)\n"
+            "        return list(torch.autograd.grad(sum((s ** 2).sum() for s in states), states))\n")),
         ("by-hand-and-unrelated-backwards", RECURRENT.format(body=
             "    for k in range(steps):\n"
             "        torch.tanh(torch.full((2,), float(k), requires_grad=True)).sum().backward()\n" + BY_HAND)),
+        # At an index no other exercise's forged report holds: an exploit student holds the same
+        # index of every exercise, and two rebindings of observe_point in one namespace call each other.
+        ("forged-report", forged("recurrent_grads", '{"gradient": [], "tanh\'s backward read back h_2 … h_T": True,'
+                                 ' "gradient when what tanh\'s backward reads is halved": [],'
+                                 ' "h0 and w left as they were": True}',
+                                 "\n\ndef recurrent_grads(h0, w, steps):\n    return []\n")),
     ],
     "leaves-hidden-grad": [
         ("old-reference", "try:\n    from autograder.chapters.leaves import reference_hidden_grad as hidden_grad\n"
