@@ -238,7 +238,7 @@ key("detach-surrogate", spike, models=[
           "a step made to require grad with requires_grad_() were connected to x, so that x would get a gradient."),
     Model("slope-through-exp", _slope_through_exp,
           "exp(-beta * x) stayed finite for every x, so a slope written through it never became nan."),
-    Model("temperature-left-out", _sigmoid_of_x, "the surrogate were sigmoid(x), whatever beta."),
+    Model("beta-left-out", _sigmoid_of_x, "the surrogate were sigmoid(x), whatever beta."),
     Model("sigmoid-through-exp", _sigmoid_through_exp,
           "1 / (1 + exp(-beta * x)) kept a finite slope for every x, though exp(-beta * x) becomes inf."),
     Model("upstream-ignored", _SlopeAlone.apply, "the gradient were the slope alone, whatever arrived from above."),

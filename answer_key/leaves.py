@@ -448,7 +448,7 @@ def _non_leaf_grads(h0, w, steps):
     return [state.grad for state in states]
 
 
-def _through_the_weight(h0, w, steps):
+def _through_the_inputs(h0, w, steps):
     h, states = h0.detach().requires_grad_(), []
     for _ in range(steps):
         h = torch.tanh(h @ w)
@@ -499,7 +499,7 @@ key("leaves-recurrent-grads", recurrent_grads, models=[
           "states (as when every state is detached and made a leaf of its own)."),
     Model("non-leaf-grad", _non_leaf_grads, "backward() filled .grad of every tensor it passed through."),
     Model("last-state-loss", _last_state_loss, "the loss were the last state's squares only."),
-    Model("through-the-inputs", _through_the_weight, "a backward() through h0 or w left their .grad as it was."),
+    Model("through-the-inputs", _through_the_inputs, "a backward() through h0 or w left their .grad as it was."),
     Model("a-tuple", _states_grads_as_tuple, "a tuple of the gradients would do where the task asks for a list."),
     Model("backward-left-unused", _recurrent_backward_beside_by_hand,
           "a backward pass run beside gradients written out by hand made the hand-written results autograd's."),

@@ -280,7 +280,7 @@ for _name, (_what, _recipe, _hidden, _anchors, _agree) in STE_CASES.items():
 
 # --------------------------------------------------------------------------- detach-surrogate
 def _beta(draw: Draw, low: float = 0.5, high: float = 5.0) -> float:
-    """A temperature, to two decimals, at least 0.2 away from 1 (where a slope that lacks its
+    """A steepness, to two decimals, at least 0.2 away from 1 (where a slope that lacks its
     factor beta would pass)."""
     grid = [round(low + (high - low) * k / 20, 2) for k in range(21)]
     return draw.choice([beta for beta in grid if abs(beta - 1) >= 0.2])

@@ -223,8 +223,8 @@ return x.grad
         # The step read off the sigmoid: 0 for a positive x too small to move it from 0.5.
         ("step-from-the-sigmoid", "def spike(x, beta):\n    soft = torch.sigmoid(beta * x)\n"
                                   "    return (soft > 0.5).to(x.dtype) + (soft - soft.detach())", None),
-        ("temperature-left-out", "def spike(x, beta):\n    soft = torch.sigmoid(x)\n"
-                                 "    return (x > 0).to(x.dtype) + (soft - soft.detach())", "temperature-left-out"),
+        ("beta-left-out", "def spike(x, beta):\n    soft = torch.sigmoid(x)\n"
+                                 "    return (x > 0).to(x.dtype) + (soft - soft.detach())", "beta-left-out"),
         # heaviside has no derivative: backward through it raises, whatever is added to it.
         ("heaviside-in-the-graph", "def spike(x, beta):\n    soft = torch.sigmoid(beta * x)\n"
                                    "    return torch.heaviside(x, torch.zeros_like(x)) + soft - soft.detach()", None),
