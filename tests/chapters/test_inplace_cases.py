@@ -115,6 +115,8 @@ def test_the_repairs_do_not_appear_on_the_page():
     page = _page(("inplace-fix-gate", "inplace-fix-alias"))
     assert "x.sigmoid() * t" not in page and "x.tanh() - s" not in page
     assert "h[1:].add_(1)" not in page
+    share = _page(("inplace-fix-share-task", "inplace-fix-share"))
+    assert "h /= h.sum(" not in share and "first = h[" not in share
     residual = _page(("inplace-fix-residual",))
     assert "sigmoid() * 2 - 1" not in residual and "2 * torch.sigmoid" not in residual
 
